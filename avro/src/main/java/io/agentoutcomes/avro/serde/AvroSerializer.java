@@ -15,7 +15,6 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
@@ -106,7 +105,6 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
 
     @SuppressWarnings("unchecked")
     private static DatumWriter<Object> writerFor(Schema schema) {
-        SpecificData model = SpecificData.getForSchema(schema);
-        return (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema, model);
+        return (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema, AvroModel.SPECIFIC);
     }
 }
