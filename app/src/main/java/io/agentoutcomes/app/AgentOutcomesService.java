@@ -1,0 +1,147 @@
+package io.agentoutcomes.app;
+
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.http.HttpApiServer;
+import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
+import io.agentoutcomes.app.kafka.TopicProvisioner;
+import io.agentoutcomes.app.registry.KafkaSchemaStore;
+import io.agentoutcomes.app.registry.SchemaRegistryServer;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.Topics;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running service: the embedded broker and schema registry when none are configured, the topics, the
+ * Kafka Streams application and the HTTP server. {@link #start} brings them up in that order; {@link #close}
+ * takes them down in reverse.
+ */
+public final class AgentOutcomesService implements AutoCloseable {
+    /** The topic the embedded registry keeps its schemas in (Confluent's name for it). */
+    public static final String SCHEMAS_TOPIC = "_schemas";
+
+    private static final Logger LOG = LoggerFactory.getLogger(AgentOutcomesService.class);
+
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private final AppConfig config;
+    private String bootstrapServers;
+    private String registryUrl;
+    private KafkaStreams streams;
+    private HttpApiServer http;
+
+    private AgentOutcomesService(AppConfig config) {
+        this.config = config;
+    }
+
+    /** Starts everything; on a failure, closes what had started and rethrows. */
+    public static AgentOutcomesService start(AppConfig config) throws IOException {
+        AgentOutcomesService service = new AgentOutcomesService(config);
+        try {
+            service.startAll();
+            return service;
+        } catch (IOException | RuntimeException e) {
+            service.close();
+            throw e;
+        }
+    }
+
+    private void startAll() throws IOException {
+        LOG.info("Starting with {}", config);
+        if (config.embeddedKafka()) {
+            EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
+            resources.push(broker);
+            bootstrapServers = broker.bootstrapServers();
+        } else {
+            bootstrapServers = config.bootstrapServers().orElseThrow();
+        }
+        Map<String, Object> clientConfig = clientConfig();
+
+        if (config.embeddedRegistry()) {
+            TopicProvisioner.ensure(clientConfig,
+                    List.of(new TopicProvisioner.TopicSpec(SCHEMAS_TOPIC, 1, Topics.Cleanup.COMPACT)),
+                    config.replicationFactor());
+            KafkaSchemaStore store = new KafkaSchemaStore(SCHEMAS_TOPIC, clientConfig);
+            resources.push(store);
+            SchemaRegistryServer registry = new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort());
+            resources.push(registry);
+            registryUrl = registry.url();
+        } else {
+            registryUrl = config.schemaRegistryUrl().orElseThrow();
+        }
+
+        Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
+        serdeConfig.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
+        Topics topics = new Topics(config.topicPrefix(), serdeConfig);
+        TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
+
+        streams = new KafkaStreams(AgentOutcomesTopology.build(topics), streamsProperties(topics));
+        resources.push(() -> streams.close(Duration.ofSeconds(30)));
+        streams.start();
+
+        http = new HttpApiServer(config.httpHost(), config.httpPort(), streams::state);
+        resources.push(http);
+    }
+
+    /** Settings every Kafka client of the service gets: the pass-through ones and the bootstrap servers. */
+    public Map<String, Object> clientConfig() {
+        Map<String, Object> clients = new HashMap<>(config.kafka());
+        clients.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        return clients;
+    }
+
+    private Properties streamsProperties(Topics topics) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toAbsolutePath().toString());
+        props.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
+        if (config.replicationFactor() > 0) {
+            props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
+        }
+        props.putAll(clientConfig());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
+        return props;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public String schemaRegistryUrl() {
+        return registryUrl;
+    }
+
+    public String httpUrl() {
+        return http.url();
+    }
+
+    public KafkaStreams.State streamsState() {
+        return streams.state();
+    }
+
+    /** Closes everything that started, last started first. Safe to call more than once. */
+    @Override
+    public synchronized void close() {
+        while (!resources.isEmpty()) {
+            AutoCloseable resource = resources.pop();
+            try {
+                resource.close();
+            } catch (Exception e) {
+                LOG.warn("Error while closing {}: {}", resource, e.toString());
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.agentoutcomes.app;
+
+import io.agentoutcomes.app.config.AppConfig;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/** {@code agent-outcomes run}: starts the service and runs until SIGTERM or Ctrl-C. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = "Start the pipeline. With no bootstrap servers it runs an embedded Kafka broker (port 9092) "
+                + "and schema registry (port 8081), keeping their data under --data-dir.")
+final class RunCommand implements Callable<Integer> {
+
+    @Mixin
+    private ConfigOptions options;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        AppConfig config = options.load(System.getenv());
+        AgentOutcomesService service = AgentOutcomesService.start(config);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            service.close();
+            stopped.countDown();
+        }, "agent-outcomes-shutdown"));
+
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("agent-outcomes is running");
+        out.println("  Kafka bootstrap servers : " + service.bootstrapServers() + (config.embeddedKafka() ? " (embedded)" : ""));
+        out.println("  Schema registry         : " + service.schemaRegistryUrl() + (config.embeddedRegistry() ? " (embedded)" : ""));
+        out.println("  HTTP (health)           : " + service.httpUrl() + "/health");
+        if (config.embeddedKafka()) {
+            out.println("  Data directory          : " + config.dataDir().toAbsolutePath());
+        }
+        out.println("Stop with Ctrl-C (SIGTERM); everything closes cleanly.");
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+}

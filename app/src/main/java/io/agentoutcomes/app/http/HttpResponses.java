@@ -1,0 +1,50 @@
+package io.agentoutcomes.app.http;
+
+import com.sun.net.httpserver.HttpExchange;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Writing answers and reading requests on the JDK's HTTP server, shared by the project's servers. */
+public final class HttpResponses {
+    private HttpResponses() {
+    }
+
+    /** Sends a body with a content type and closes the exchange. */
+    public static void send(HttpExchange exchange, int status, String contentType, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        boolean head = "HEAD".equals(exchange.getRequestMethod());
+        exchange.sendResponseHeaders(status, head || bytes.length == 0 ? -1 : bytes.length);
+        if (!head && bytes.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        }
+        exchange.close();
+    }
+
+    /** The query string's parameters (the last value of a repeated one). */
+    public static Map<String, String> query(HttpExchange exchange) {
+        Map<String, String> params = new HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw == null || raw.isEmpty()) {
+            return params;
+        }
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            String name = eq < 0 ? pair : pair.substring(0, eq);
+            String value = eq < 0 ? "" : pair.substring(eq + 1);
+            params.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+        }
+        return params;
+    }
+
+    /** The request body as text. */
+    public static String body(HttpExchange exchange) throws IOException {
+        return new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    }
+}

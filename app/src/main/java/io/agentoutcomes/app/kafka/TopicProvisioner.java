@@ -1,0 +1,96 @@
+package io.agentoutcomes.app.kafka;
+
+import io.agentoutcomes.topology.Topics;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the topics the service needs, with their cleanup policy, and waits until every partition of a new
+ * topic answers a {@code listOffsets}: an idempotent producer writing to a partition whose leader is not known
+ * yet can lose a batch (KAFKA-15591), so nothing is produced before that.
+ */
+public final class TopicProvisioner {
+    private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+
+    /** A topic to have: name, partitions and cleanup. */
+    public record TopicSpec(String name, int partitions, Topics.Cleanup cleanup) {
+    }
+
+    private TopicProvisioner() {
+    }
+
+    /** The pipeline's topics at the configured partition count. */
+    public static List<TopicSpec> specsOf(Topics topics, int partitions) {
+        return topics.all().stream().map(t -> new TopicSpec(t.name(), partitions, t.cleanup())).toList();
+    }
+
+    /**
+     * Creates the topics that do not exist yet and waits until they are ready.
+     *
+     * @param replicationFactor -1 for the broker's default
+     */
+    public static void ensure(Map<String, Object> adminConfig, List<TopicSpec> specs, short replicationFactor) {
+        try (Admin admin = Admin.create(adminConfig)) {
+            Set<String> existing = admin.listTopics().names().get();
+            List<NewTopic> missing = specs.stream().filter(s -> !existing.contains(s.name()))
+                    .map(s -> new NewTopic(s.name(), Optional.of(s.partitions()),
+                            replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor))
+                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, s.cleanup() == Topics.Cleanup.COMPACT
+                                    ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE)))
+                    .toList();
+            if (missing.isEmpty()) {
+                return;
+            }
+            try {
+                admin.createTopics(missing).all().get();
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+            }
+            LOG.info("Created topics {}", missing.stream().map(NewTopic::name).toList());
+            awaitReady(admin, missing.stream().map(NewTopic::name).toList());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while creating topics", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Could not create the service's topics: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static void awaitReady(Admin admin, List<String> names) throws InterruptedException {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        Exception last = null;
+        while (System.nanoTime() < deadline) {
+            try {
+                Map<String, TopicDescription> described = admin.describeTopics(names).allTopicNames().get();
+                Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+                described.values().forEach(d -> d.partitions().forEach(p ->
+                        partitions.put(new TopicPartition(d.name(), p.partition()), OffsetSpec.latest())));
+                admin.listOffsets(partitions).all().get();
+                return;
+            } catch (ExecutionException e) {
+                last = e;
+                Thread.sleep(100);
+            }
+        }
+        throw new IllegalStateException("Topics " + names + " were created but their partitions did not become ready in "
+                + READY_TIMEOUT.toSeconds() + " s: " + last);
+    }
+
+}
