@@ -6,7 +6,9 @@ import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
+import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
@@ -86,13 +89,33 @@ public final class AgentOutcomesService implements AutoCloseable {
         serdeConfig.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
         Topics topics = new Topics(config.topicPrefix(), serdeConfig);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
+        registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
 
         streams = new KafkaStreams(AgentOutcomesTopology.build(topics), streamsProperties(topics));
-        resources.push(() -> streams.close(Duration.ofSeconds(30)));
+        // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
+        // instead of waiting out this member's session.
+        resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(
+                CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30))));
         streams.start();
 
         http = new HttpApiServer(config.httpHost(), config.httpPort(), streams::state);
         resources.push(http);
+    }
+
+    /**
+     * Registers the value schema of every Avro topic, so producers that do not register schemas themselves
+     * ({@code auto.register.schemas=false}) find them; with that setting on the service too, only checks they are there.
+     */
+    private static void registerSchemas(Topics topics, AvroSerdeConfig serdeConfig) {
+        SchemaRegistryClient registry = serdeConfig.newClient();
+        for (Topics.Topic<?, ?> topic : topics.all()) {
+            topic.valueSchema().ifPresent(schema -> {
+                String subject = WireFormat.subject(topic.name(), false);
+                int id = serdeConfig.autoRegister() ? registry.register(subject, schema.toString())
+                        : registry.idOf(subject, schema.toString());
+                LOG.info("Schema {} is id {} under subject {}", schema.getFullName(), id, subject);
+            });
+        }
     }
 
     /** Settings every Kafka client of the service gets: the pass-through ones and the bootstrap servers. */
@@ -108,6 +131,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toAbsolutePath().toString());
         props.put(StreamsConfig.DEFAULT_DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
         if (config.replicationFactor() > 0) {
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         }

@@ -6,6 +6,9 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -21,8 +24,9 @@ public final class Topics {
     /** How a topic's old records go: deleted by retention, or compacted to the latest per key. */
     public enum Cleanup { DELETE, COMPACT }
 
-    /** One topic: its name, serdes and cleanup policy. */
-    public record Topic<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerde, Cleanup cleanup) {
+    /** One topic: its name, serdes, cleanup policy, and the Avro schema of its values if they are Avro. */
+    public record Topic<K, V>(String name, Serde<K> keySerde, Serde<V> valueSerde, Cleanup cleanup,
+                              Optional<Schema> valueSchema) {
         public Consumed<K, V> consumed() {
             return Consumed.with(keySerde, valueSerde);
         }
@@ -59,7 +63,8 @@ public final class Topics {
         nodeFinishedJson = json(prefix + NODE_FINISHED_JSON);
         continuationEvents = avro(prefix + CONTINUATION_EVENTS, ContinuationEvaluated.class, serdeConfig);
         continuationEventsJson = json(prefix + CONTINUATION_EVENTS_JSON);
-        rejectedInput = new Topic<>(prefix + REJECTED_INPUT, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE);
+        rejectedInput = new Topic<>(prefix + REJECTED_INPUT, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE,
+                Optional.empty());
     }
 
     /** Every topic, for creating them at start. */
@@ -69,10 +74,11 @@ public final class Topics {
     }
 
     private static <V extends SpecificRecord> Topic<String, V> avro(String name, Class<V> type, Map<String, ?> serdeConfig) {
-        return new Topic<>(name, Serdes.String(), AvroSerde.specific(type).configured(serdeConfig, false), Cleanup.DELETE);
+        return new Topic<>(name, Serdes.String(), AvroSerde.specific(type).configured(serdeConfig, false), Cleanup.DELETE,
+                Optional.of(SpecificData.get().getSchema(type)));
     }
 
     private static Topic<String, String> json(String name) {
-        return new Topic<>(name, Serdes.String(), Serdes.String(), Cleanup.DELETE);
+        return new Topic<>(name, Serdes.String(), Serdes.String(), Cleanup.DELETE, Optional.empty());
     }
 }

@@ -60,6 +60,7 @@ public final class KafkaSchemaStore implements SchemaStore {
         consumerConfigs.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerConfigs.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         consumerConfigs.put(ConsumerConfig.CLIENT_ID_CONFIG, "schema-registry-reader");
+        consumerConfigs.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 20);
         consumerConfigs.remove(ConsumerConfig.GROUP_ID_CONFIG);
         this.consumer = new KafkaConsumer<>(consumerConfigs, new StringDeserializer(), new StringDeserializer());
         consumer.assign(List.of(partition));

@@ -1,0 +1,194 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
+import io.agentoutcomes.avro.registry.SchemaRegistryClient;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The service on a real broker in the test JVM, with its embedded schema registry. */
+class AgentOutcomesServiceTest {
+    private static KafkaTestCluster kafka;
+
+    @TempDir
+    Path dataDir;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start();
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        kafka.close();
+    }
+
+    @Test
+    void serviceRegistersItsSchemasAndTheIdsSurviveARestart() throws Exception {
+        AppConfig config = config("restart");
+        NodeFinished record = NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setStepIndex(1)
+                .setAttempt(0).setTimestamp(Instant.parse("2026-01-01T00:00:00Z"))
+                .setResultType(StepResultType.SUCCESS).setPayloadResults("{\"n1\":\"done\"}").build();
+        String topic = config.topicPrefix() + "node-finished";
+        int registeredId;
+        byte[] written;
+
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            SchemaRegistryClient registry = restClient(service.schemaRegistryUrl());
+            registeredId = registry.idOf(topic + "-value", NodeFinished.getClassSchema().toString());
+            assertThat(registry.latest(config.topicPrefix() + "agent-results-value").version()).isEqualTo(1);
+            assertThat(registry.latest(config.topicPrefix() + "continuation-events-value").version()).isEqualTo(1);
+
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl(),
+                    AvroSerdeConfig.AUTO_REGISTER_SCHEMAS, "false");
+            try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(producerConfig(),
+                    new StringSerializer(), AvroSerde.specific(NodeFinished.class).configured(serde, false).serializer())) {
+                producer.send(new ProducerRecord<>(topic, "job-1", record)).get();
+            }
+            List<ConsumerRecord<String, NodeFinished>> read = readAll(topic, 1,
+                    AvroSerde.specific(NodeFinished.class).configured(serde, false).deserializer());
+            assertThat(read).extracting(ConsumerRecord::value).containsExactly(record);
+            written = readAll(topic, 1, new ByteArrayDeserializer()).get(0).value();
+            assertThat(ByteBuffer.wrap(written, 1, 4).getInt()).isEqualTo(registeredId);
+        }
+
+        try (AgentOutcomesService restarted = AgentOutcomesService.start(config)) {
+            SchemaRegistryClient registry = restClient(restarted.schemaRegistryUrl());
+            assertThat(registry.schemaById(registeredId)).isEqualTo(NodeFinished.getClassSchema().toString());
+            assertThat(registry.register(topic + "-value", NodeFinished.getClassSchema().toString())).isEqualTo(registeredId);
+            NodeFinished decoded = AvroSerde.specific(NodeFinished.class)
+                    .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, restarted.schemaRegistryUrl()), false)
+                    .deserializer().deserialize(topic, written);
+            assertThat(decoded).isEqualTo(record);
+        }
+    }
+
+    @Test
+    void undecodableInputGoesToRejectedInputWithItsReasonAndThePipelineKeepsRunning() throws Exception {
+        AppConfig config = config("rejected");
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            byte[] json = "{\"status\":\"success\"}".getBytes(StandardCharsets.UTF_8);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
+                    new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(config.topicPrefix() + "agent-results", "task-1".getBytes(), json)).get();
+            }
+
+            ConsumerRecord<byte[], byte[]> rejected = readAll(config.topicPrefix() + "rejected-input", 1,
+                    new ByteArrayDeserializer()).get(0);
+
+            assertThat(rejected.key()).isEqualTo("task-1".getBytes());
+            assertThat(rejected.value()).isEqualTo(json);
+            Map<String, String> headers = new HashMap<>();
+            for (Header header : rejected.headers()) {
+                headers.put(header.key(), header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8));
+            }
+            assertThat(headers).containsEntry("__streams.errors.exception",
+                    "io.agentoutcomes.avro.serde.UnknownMagicByteException");
+            assertThat(headers.get("__streams.errors.message")).startsWith("Unknown magic byte 0x7b");
+            assertThat(headers).containsEntry("__streams.errors.topic", config.topicPrefix() + "agent-results");
+            assertThat(headers).containsEntry("__streams.errors.offset", "0");
+            assertThat(service.streamsState()).isEqualTo(KafkaStreams.State.RUNNING);
+        }
+    }
+
+    private AppConfig config(String name) {
+        String prefix = name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        return ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.APPLICATION_ID, prefix + "app",
+                ConfigLoader.TOPIC_PREFIX, prefix,
+                ConfigLoader.TOPIC_PARTITIONS, "2",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+    }
+
+    private static SchemaRegistryClient restClient(String url) {
+        return new RestSchemaRegistryClient(List.of(URI.create(url)), Optional.empty(), Duration.ofSeconds(5), 1,
+                Duration.ofMillis(10));
+    }
+
+    private static Map<String, Object> producerConfig() {
+        return Map.of("bootstrap.servers", kafka.bootstrapServers(), "acks", "all");
+    }
+
+    private static <V> List<ConsumerRecord<String, V>> readAll(String topic, int expected, Deserializer<V> values) {
+        return read(topic, expected, new StringDeserializer(), values);
+    }
+
+    private static <K, V> List<ConsumerRecord<K, V>> read(String topic, int expected, Deserializer<K> keys,
+                                                         Deserializer<V> values) {
+        Map<String, Object> config = Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        List<ConsumerRecord<K, V>> records = new ArrayList<>();
+        try (KafkaConsumer<K, V> consumer = new KafkaConsumer<>(config, keys, values)) {
+            consumer.subscribe(List.of(topic));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        assertThat(records).as("records on %s", topic).hasSize(expected);
+        return records;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected, ByteArrayDeserializer values) {
+        return read(topic, expected, new ByteArrayDeserializer(), values);
+    }
+
+    private static void awaitHealthy(AgentOutcomesService service) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        HttpRequest request = HttpRequest.newBuilder(URI.create(service.httpUrl() + "/health")).build();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        while (response.statusCode() != 200 && System.nanoTime() < deadline) {
+            assertThat(response.statusCode()).isEqualTo(503);
+            assertThat(response.body()).contains("\"status\":\"DOWN\"");
+            Thread.sleep(100);
+            response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        }
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body()).isEqualTo("{\"status\":\"UP\",\"streams\":\"RUNNING\"}");
+    }
+}
