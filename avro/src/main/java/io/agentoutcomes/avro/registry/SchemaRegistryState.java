@@ -47,6 +47,10 @@ public final class SchemaRegistryState {
         } catch (AvroRuntimeException e) {
             throw new SchemaRegistryException(422, SchemaRegistryException.INVALID_SCHEMA,
                     "Invalid schema: " + e.getMessage());
+        } catch (RuntimeException e) {
+            // Avro's parser answers a reference to an undefined type name with a NullPointerException
+            throw new SchemaRegistryException(422, SchemaRegistryException.INVALID_SCHEMA,
+                    "Invalid schema: it uses a type name that is not defined (" + e.getMessage() + ")");
         }
     }
 
