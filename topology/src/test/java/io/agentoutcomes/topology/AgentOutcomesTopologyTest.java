@@ -1,0 +1,58 @@
+package io.agentoutcomes.topology;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.registry.MockSchemaRegistry;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.apache.kafka.streams.TopologyDescription;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class AgentOutcomesTopologyTest {
+    private final String scope = "topology-" + UUID.randomUUID();
+    private final Topics topics = new Topics("prod.", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+
+    @AfterEach
+    void dropRegistry() {
+        MockSchemaRegistry.dropScope(scope);
+    }
+
+    @Test
+    void topicNamesCarryThePrefix() {
+        assertThat(topics.all()).extracting(Topics.Topic::name).containsExactly("prod.agent-results",
+                "prod.agent-results-json", "prod.node-finished", "prod.node-finished-json", "prod.continuation-events",
+                "prod.continuation-events-json", "prod.rejected-input");
+        assertThat(topics.nodeFinished.valueSchema()).hasValue(NodeFinished.getClassSchema());
+        assertThat(topics.agentResultsJson.valueSchema()).isEmpty();
+    }
+
+    @Test
+    void intakeReadsEveryAvroInputTopic() {
+        TopologyDescription description = AgentOutcomesTopology.build(topics).describe();
+
+        Set<String> sources = description.subtopologies().stream()
+                .flatMap(s -> s.nodes().stream())
+                .filter(TopologyDescription.Source.class::isInstance)
+                .flatMap(n -> ((TopologyDescription.Source) n).topicSet().stream())
+                .collect(Collectors.toSet());
+        assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events");
+    }
+
+    @Test
+    void topicSerdesRoundTripThroughTheRegistry() {
+        NodeFinished event = NodeFinished.newBuilder().setJobId("j").setNodeId("n").setAttempt(0)
+                .setResultType(StepResultType.SUCCESS).build();
+        Topics.Topic<String, NodeFinished> topic = topics.nodeFinished;
+
+        byte[] bytes = topic.valueSerde().serializer().serialize(topic.name(), event);
+
+        assertThat(topic.valueSerde().deserializer().deserialize(topic.name(), bytes)).isEqualTo(event);
+        assertThat(MockSchemaRegistry.clientFor("mock://" + scope).latest("prod.node-finished-value").version()).isEqualTo(1);
+    }
+}
