@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
+import java.net.BindException;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -78,7 +79,8 @@ public final class AgentOutcomesService implements AutoCloseable {
                     config.replicationFactor());
             KafkaSchemaStore store = new KafkaSchemaStore(SCHEMAS_TOPIC, clientConfig);
             resources.push(store);
-            SchemaRegistryServer registry = new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort());
+            SchemaRegistryServer registry = listen("embedded.registry.port", config.embeddedRegistryPort(),
+                    () -> new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort()));
             resources.push(registry);
             registryUrl = registry.url();
         } else {
@@ -91,14 +93,15 @@ public final class AgentOutcomesService implements AutoCloseable {
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
         registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
 
-        streams = new KafkaStreams(AgentOutcomesTopology.build(topics), streamsProperties(topics));
+        Properties streamsProperties = streamsProperties(topics);
+        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, streamsProperties), streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(
                 CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30))));
         streams.start();
 
-        http = new HttpApiServer(config.httpHost(), config.httpPort(), streams::state);
+        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), streams::state));
         resources.push(http);
     }
 
@@ -115,6 +118,20 @@ public final class AgentOutcomesService implements AutoCloseable {
                         : registry.idOf(subject, schema.toString());
                 LOG.info("Schema {} is id {} under subject {}", schema.getFullName(), id, subject);
             });
+        }
+    }
+
+    private interface Server<T> {
+        T start() throws IOException;
+    }
+
+    /** Starts a server, saying which setting to change when its port is taken. */
+    private <T> T listen(String setting, int port, Server<T> server) throws IOException {
+        try {
+            return server.start();
+        } catch (BindException e) {
+            throw new IOException("Cannot listen on " + config.httpHost() + ":" + port + " (" + e.getMessage()
+                    + "): another process has the port; choose another with " + setting, e);
         }
     }
 

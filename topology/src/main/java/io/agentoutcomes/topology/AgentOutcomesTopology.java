@@ -1,7 +1,10 @@
 package io.agentoutcomes.topology;
 
+import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyConfig;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
@@ -12,10 +15,24 @@ public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
     }
 
-    /** Builds the pipeline's topology over the given topics. */
+    /** Builds the pipeline's topology over the given topics, with default topology settings. */
     public static Topology build(Topics topics) {
-        StreamsBuilder builder = new StreamsBuilder();
+        return build(topics, new Properties());
+    }
+
+    /** Builds the pipeline's topology with the application's streams settings (topology optimization and the like). */
+    public static Topology build(Topics topics, Properties streamsConfig) {
+        StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         Intake.build(builder, topics);
-        return builder.build();
+        return builder.build(streamsConfig);
+    }
+
+    /** StreamsConfig insists on an application id and bootstrap servers, even where only topology settings matter. */
+    private static Properties withDefaults(Properties streamsConfig) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "agent-outcomes");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.putAll(streamsConfig);
+        return props;
     }
 }

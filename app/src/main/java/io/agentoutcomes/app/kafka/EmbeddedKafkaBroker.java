@@ -53,6 +53,13 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         Properties props = serverProperties(logDir, brokerPort, controllerPort);
         format(logDir, props);
 
+        try (ServerSocket probe = new ServerSocket(brokerPort, 1, java.net.InetAddress.getLoopbackAddress())) {
+            probe.setReuseAddress(true);
+        } catch (IOException e) {
+            throw new IOException("The embedded Kafka broker cannot listen on 127.0.0.1:" + brokerPort + " (" + e.getMessage()
+                    + "): another process has the port; choose another with embedded.kafka.port, or point "
+                    + "bootstrap.servers at a running Kafka", e);
+        }
         KafkaRaftServer server = new KafkaRaftServer(KafkaConfig.fromProps(props, false), Time.SYSTEM);
         server.startup();
         String bootstrap = "127.0.0.1:" + brokerPort;
