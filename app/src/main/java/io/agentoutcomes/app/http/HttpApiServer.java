@@ -5,8 +5,6 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 
@@ -19,18 +17,11 @@ public final class HttpApiServer implements AutoCloseable {
     private static final String JSON_TYPE = "application/json";
 
     private final HttpServer server;
-    private final ExecutorService executor;
     private final Supplier<KafkaStreams.State> streamsState;
 
     public HttpApiServer(String host, int port, Supplier<KafkaStreams.State> streamsState) throws IOException {
         this.streamsState = streamsState;
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
-        this.executor = Executors.newFixedThreadPool(4, r -> {
-            Thread thread = new Thread(r, "http-api");
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(executor);
+        this.server = HttpResponses.listen(host, port, "http-api");
         server.createContext("/", this::notFound);
         server.createContext("/health", this::health);
         server.start();
@@ -44,8 +35,7 @@ public final class HttpApiServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        HttpResponses.stop(server);
     }
 
     private void health(HttpExchange exchange) throws IOException {

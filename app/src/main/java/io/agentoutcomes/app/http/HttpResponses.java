@@ -1,16 +1,37 @@
 package io.agentoutcomes.app.http;
 
 import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
-/** Writing answers and reading requests on the JDK's HTTP server, shared by the project's servers. */
+/** Starting the JDK's HTTP server, writing answers and reading requests: shared by the project's servers. */
 public final class HttpResponses {
     private HttpResponses() {
+    }
+
+    /** A started server on {@code host:port} (0: any free port) with a small pool of daemon threads. */
+    public static HttpServer listen(String host, int port, String threadName) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
+        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
+            Thread thread = new Thread(r, threadName);
+            thread.setDaemon(true);
+            return thread;
+        }));
+        return server;
+    }
+
+    /** Stops a server made by {@link #listen} and its threads. */
+    public static void stop(HttpServer server) {
+        server.stop(0);
+        ((ExecutorService) server.getExecutor()).shutdownNow();
     }
 
     /** Sends a body with a content type and closes the exchange. */

@@ -92,5 +92,4 @@ public final class TopicProvisioner {
         throw new IllegalStateException("Topics " + names + " were created but their partitions did not become ready in "
                 + READY_TIMEOUT.toSeconds() + " s: " + last);
     }
-
 }

@@ -19,8 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,18 +34,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     private final SchemaStore store;
     private final HttpServer server;
-    private final ExecutorService executor;
 
     /** Starts serving on {@code host:port} (port 0 picks a free one). */
     public SchemaRegistryServer(SchemaStore store, String host, int port) throws IOException {
         this.store = store;
-        this.server = HttpServer.create(new InetSocketAddress(host, port), 64);
-        this.executor = Executors.newFixedThreadPool(4, r -> {
-            Thread thread = new Thread(r, "schema-registry-http");
-            thread.setDaemon(true);
-            return thread;
-        });
-        server.setExecutor(executor);
+        this.server = HttpResponses.listen(host, port, "schema-registry-http");
         server.createContext("/", this::handle);
         server.start();
     }
@@ -61,8 +52,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        HttpResponses.stop(server);
     }
 
     private void handle(HttpExchange exchange) throws IOException {
