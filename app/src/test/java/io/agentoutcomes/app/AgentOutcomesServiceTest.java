@@ -101,6 +101,37 @@ class AgentOutcomesServiceTest {
     }
 
     @Test
+    void embeddedDefaultKeepsSchemaIdsAndRecordsAcrossARestartOfBrokerAndService() throws Exception {
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_KAFKA_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        NodeFinished record = NodeFinished.newBuilder().setJobId("job-9").setNodeId("n9").setAttempt(2).build();
+        int id;
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            AvroSerde<NodeFinished> serde = AvroSerde.specific(NodeFinished.class)
+                    .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl()), false);
+            try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(
+                    Map.of("bootstrap.servers", service.bootstrapServers()), new StringSerializer(), serde.serializer())) {
+                producer.send(new ProducerRecord<>("node-finished", "job-9", record)).get();
+            }
+            id = restClient(service.schemaRegistryUrl()).idOf("node-finished-value", NodeFinished.getClassSchema().toString());
+        }
+
+        try (AgentOutcomesService restarted = AgentOutcomesService.start(config)) {
+            awaitHealthy(restarted);
+            assertThat(restClient(restarted.schemaRegistryUrl()).idOf("node-finished-value",
+                    NodeFinished.getClassSchema().toString())).isEqualTo(id);
+            AvroSerde<NodeFinished> serde = AvroSerde.specific(NodeFinished.class)
+                    .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, restarted.schemaRegistryUrl()), false);
+            assertThat(read(restarted.bootstrapServers(), "node-finished", 1, new StringDeserializer(), serde.deserializer()))
+                    .extracting(ConsumerRecord::value).containsExactly(record);
+        }
+    }
+
+    @Test
     void undecodableInputGoesToRejectedInputWithItsReasonAndThePipelineKeepsRunning() throws Exception {
         AppConfig config = config("rejected");
         try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
@@ -156,7 +187,12 @@ class AgentOutcomesServiceTest {
 
     private static <K, V> List<ConsumerRecord<K, V>> read(String topic, int expected, Deserializer<K> keys,
                                                          Deserializer<V> values) {
-        Map<String, Object> config = Map.of("bootstrap.servers", kafka.bootstrapServers(),
+        return read(kafka.bootstrapServers(), topic, expected, keys, values);
+    }
+
+    private static <K, V> List<ConsumerRecord<K, V>> read(String bootstrapServers, String topic, int expected,
+                                                         Deserializer<K> keys, Deserializer<V> values) {
+        Map<String, Object> config = Map.of("bootstrap.servers", bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -172,7 +208,6 @@ class AgentOutcomesServiceTest {
         return records;
     }
 
-    @SuppressWarnings("unchecked")
     private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected, ByteArrayDeserializer values) {
         return read(topic, expected, new ByteArrayDeserializer(), values);
     }
