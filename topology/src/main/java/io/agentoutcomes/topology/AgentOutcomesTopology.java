@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology;
 
+import io.agentoutcomes.topology.ingest.IngestTopology;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -8,8 +9,8 @@ import org.apache.kafka.streams.TopologyConfig;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
- * their own; this class only puts them together. Today the pipeline is its {@link Intake}: the Avro input topics
- * read and decoded, undecodable records sent to {@code rejected-input}.
+ * their own; this class only puts them together. Today: {@link IngestTopology} (JSON of every dialect to canonical
+ * Avro) and {@link Intake} (the Avro input topics read and decoded; undecodable records to {@code rejected-input}).
  */
 public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
@@ -23,6 +24,7 @@ public final class AgentOutcomesTopology {
     /** Builds the pipeline's topology with the application's streams settings (topology optimization and the like). */
     public static Topology build(Topics topics, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
+        IngestTopology.build(builder, topics);
         Intake.build(builder, topics);
         return builder.build(streamsConfig);
     }

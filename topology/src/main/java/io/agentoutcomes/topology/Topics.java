@@ -45,11 +45,11 @@ public final class Topics {
     public static final String REJECTED_INPUT = "rejected-input";
 
     public final Topic<String, AgentResult> agentResults;
-    public final Topic<String, String> agentResultsJson;
+    public final Topic<byte[], byte[]> agentResultsJson;
     public final Topic<String, NodeFinished> nodeFinished;
-    public final Topic<String, String> nodeFinishedJson;
+    public final Topic<byte[], byte[]> nodeFinishedJson;
     public final Topic<String, ContinuationEvaluated> continuationEvents;
-    public final Topic<String, String> continuationEventsJson;
+    public final Topic<byte[], byte[]> continuationEventsJson;
     public final Topic<byte[], byte[]> rejectedInput;
 
     /**
@@ -78,7 +78,8 @@ public final class Topics {
                 Optional.of(SpecificData.get().getSchema(type)));
     }
 
-    private static Topic<String, String> json(String name) {
-        return new Topic<>(name, Serdes.String(), Serdes.String(), Cleanup.DELETE, Optional.empty());
+    /** JSON topics are read as bytes: a record that cannot be read is passed on exactly as it came. */
+    private static Topic<byte[], byte[]> json(String name) {
+        return new Topic<>(name, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE, Optional.empty());
     }
 }

@@ -1,0 +1,71 @@
+package io.agentoutcomes.topology.ingest;
+
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+
+import io.agentoutcomes.avro.ContinuationDecision;
+import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.ContinuationEvaluation;
+import io.agentoutcomes.avro.StopReason;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * Seed 002's {@code ContinuationEvaluated} event as JSON: {@code agentId}, {@code parentAgentId}, {@code step},
+ * {@code shouldContinue}, {@code stopReason} (its value, e.g. {@code retry_limit}), {@code resolvedBy}, and
+ * optionally the outcome's {@code decision} and {@code evaluations} ({@code ContinuationOutcome::toArray}).
+ * Decisions are accepted as seed 002's case names ({@code ForbidContinuation}) or snake case.
+ */
+public final class ContinuationEventNormalizer {
+    private ContinuationEventNormalizer() {
+    }
+
+    public static ContinuationEvaluated normalize(byte[] json, RecordContext context) {
+        JsonFields root = new JsonFields(AgentResultNormalizer.parseObject(json), "");
+        Integer step = root.smallCount("step");
+        Boolean shouldContinue = root.bool("shouldContinue");
+        if (step == null || shouldContinue == null) {
+            throw new InvalidInputException(MISSING_FIELD, (step == null ? "step" : "shouldContinue") + " is required");
+        }
+        String decision = root.text("decision");
+        return ContinuationEvaluated.newBuilder()
+                .setAgentId(context.fieldHeaderOrKey(root.text("agentId"), RecordContext.AGENT_ID, "agentId"))
+                .setParentAgentId(root.text("parentAgentId"))
+                .setStep(step)
+                .setShouldContinue(shouldContinue)
+                .setDecision(decision == null ? null : decision(decision, "decision"))
+                .setStopReason(stopReason(root.requiredText("stopReason")))
+                .setResolvedBy(root.requiredText("resolvedBy"))
+                .setEvaluations(root.objects("evaluations", evaluation -> ContinuationEvaluation.newBuilder()
+                        .setCriterion(evaluation.requiredText("criterion"))
+                        .setDecision(decision(evaluation.requiredText("decision"), evaluation.at("decision")))
+                        .setReason(evaluation.requiredText("reason"))
+                        .setContext(evaluation.jsonText("context"))
+                        .build()))
+                .setTimestamp(root.isoTimestamp("timestamp"))
+                .build();
+    }
+
+    /** {@code ForbidContinuation}, {@code forbid_continuation} and {@code FORBID_CONTINUATION} all name one decision. */
+    private static ContinuationDecision decision(String text, String path) {
+        String name = text.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
+        try {
+            return ContinuationDecision.valueOf(name);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(WRONG_TYPE, path + " is '" + text + "': expected one of "
+                    + Arrays.stream(ContinuationDecision.values()).map(Enum::name).collect(Collectors.joining(", ")));
+        }
+    }
+
+    /** Seed 002's StopReason values: completed, steps_limit, ..., user_requested. */
+    private static StopReason stopReason(String text) {
+        try {
+            return StopReason.valueOf(text.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(WRONG_TYPE, "stopReason is '" + text + "': expected one of "
+                    + Arrays.stream(StopReason.values()).map(r -> r.name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(", ")));
+        }
+    }
+}

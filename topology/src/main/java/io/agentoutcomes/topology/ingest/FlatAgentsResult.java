@@ -1,0 +1,147 @@
+package io.agentoutcomes.topology.ingest;
+
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.ProviderData;
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import java.math.BigDecimal;
+import java.util.stream.Stream;
+
+/**
+ * Seed 003's {@code AgentResult} (flatagents): snake_case, {@code output}/{@code content}, {@code usage} with cache
+ * tokens, {@code cost} as a breakdown or a float, {@code finish_reason}, a structured {@code error} (none = success),
+ * {@code rate_limit} with windows, and {@code provider_data} whose raw headers are redacted here.
+ */
+final class FlatAgentsResult {
+    private FlatAgentsResult() {
+    }
+
+    static AgentResult.Builder toCanonical(JsonFields root) {
+        String finishReason = root.text("finish_reason");
+        AgentResult.Builder canonical = AgentResult.newBuilder()
+                .setMetadata(root.jsonText("metadata"))
+                .setRateLimit(rateLimit(root.object("rate_limit")))
+                .setProviderData(providerData(root.object("provider_data")));
+        canonical.setExecution(execution(root, canonical.getProviderData()));
+        if (root.has("error")) {
+            return canonical.setOutcome(Failure.newBuilder().setError(error(root)).setFinishReason(finishReason).build());
+        }
+        return canonical.setOutcome(Success.newBuilder().setData(root.jsonText("output")).setContent(root.text("content"))
+                .setFinishReason(finishReason).build());
+    }
+
+    private static ErrorInfo error(JsonFields root) {
+        JsonNode error = root.node().get("error");
+        if (error.isTextual()) {
+            return ErrorInfo.newBuilder().setCode(error.asText()).build();
+        }
+        JsonFields fields = root.object("error");
+        String code = fields.text("code");
+        if (code == null) {
+            throw new InvalidInputException(MISSING_FIELD, fields.at("code") + " is required in an error");
+        }
+        return ErrorInfo.newBuilder()
+                .setCode(code)
+                .setType(fields.text("type"))
+                .setMessage(fields.text("message"))
+                .setStatusCode(fields.smallCount("status_code"))
+                .setRetryable(fields.bool("retryable"))
+                .build();
+    }
+
+    /** Usage and cost, with the provider's model and request id; null when there is none of it. */
+    private static ExecutionMetadata execution(JsonFields root, ProviderData provider) {
+        Usage usage = usage(root.object("usage"));
+        Cost cost = cost(root);
+        if (usage == null && cost == null && provider == null) {
+            return null;
+        }
+        return ExecutionMetadata.newBuilder()
+                .setUsage(usage)
+                .setCost(cost)
+                .setProvider(provider == null ? null : provider.getProvider())
+                .setModel(provider == null ? null : provider.getModel())
+                .setRequestId(provider == null ? null : provider.getRequestId())
+                .build();
+    }
+
+    private static Usage usage(JsonFields usage) {
+        if (usage == null) {
+            return null;
+        }
+        return Usage.newBuilder()
+                .setInputTokens(usage.count("input_tokens"))
+                .setOutputTokens(usage.count("output_tokens"))
+                .setTotalTokens(usage.count("total_tokens"))
+                .setCacheReadTokens(usage.count("cache_read_tokens"))
+                .setCacheWriteTokens(usage.count("cache_write_tokens"))
+                .setApiCalls(usage.count("api_calls"))
+                .build();
+    }
+
+    /** {@code cost} as a float (the total) or a breakdown; a breakdown without a total gets the sum of its parts. */
+    private static Cost cost(JsonFields root) {
+        JsonNode cost = root.node().get("cost");
+        if (cost == null || cost.isNull()) {
+            return null;
+        }
+        if (cost.isNumber()) {
+            return Cost.newBuilder().setTotal(root.money("cost")).setSource(CostSource.REPORTED).build();
+        }
+        JsonFields parts = root.object("cost");
+        BigDecimal input = parts.money("input");
+        BigDecimal output = parts.money("output");
+        BigDecimal cacheRead = parts.money("cache_read");
+        BigDecimal cacheWrite = parts.money("cache_write");
+        BigDecimal total = parts.money("total");
+        CostSource source = CostSource.REPORTED;
+        if (total == null) {
+            total = Stream.of(input, output, cacheRead, cacheWrite).filter(p -> p != null)
+                    .reduce(BigDecimal.ZERO.setScale(JsonFields.MONEY_SCALE), BigDecimal::add);
+            source = CostSource.COMPUTED;
+        }
+        return Cost.newBuilder().setInput(input).setOutput(output).setCacheRead(cacheRead).setCacheWrite(cacheWrite)
+                .setTotal(total).setSource(source).build();
+    }
+
+    private static RateLimitState rateLimit(JsonFields rateLimit) {
+        if (rateLimit == null) {
+            return null;
+        }
+        Boolean limited = rateLimit.bool("limited");
+        return RateLimitState.newBuilder()
+                .setLimited(limited != null && limited)
+                .setRetryAfterMs(rateLimit.secondsAsMillis("retry_after"))
+                .setWindows(rateLimit.objects("windows", window -> RateLimitWindow.newBuilder()
+                        .setName(window.requiredText("name"))
+                        .setResource(window.text("resource"))
+                        .setRemaining(window.count("remaining"))
+                        .setLimit(window.count("limit"))
+                        .setResetsInMs(window.secondsAsMillis("resets_in"))
+                        .setResetAtMs(window.secondsAsMillis("reset_at"))
+                        .build()))
+                .build();
+    }
+
+    private static ProviderData providerData(JsonFields provider) {
+        if (provider == null) {
+            return null;
+        }
+        return ProviderData.newBuilder()
+                .setProvider(provider.text("provider"))
+                .setModel(provider.text("model"))
+                .setRequestId(provider.text("request_id"))
+                .setRawHeaders(RawHeaderRedactor.redact(provider.stringMap("raw_headers")))
+                .build();
+    }
+}

@@ -1,0 +1,129 @@
+package io.agentoutcomes.topology.ingest;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * JSON in, canonical Avro out: {@code agent-results-json} (any seed dialect) to {@code agent-results},
+ * {@code node-finished-json} to {@code node-finished}, {@code continuation-events-json} to
+ * {@code continuation-events}. A record that cannot be normalized goes to {@code rejected-input} with its original
+ * key, value (credential headers removed) and headers, plus headers saying why; it is counted, and the next record
+ * is processed as usual.
+ */
+public final class IngestTopology {
+    private IngestTopology() {
+    }
+
+    /** Turns one JSON record into a canonical record; throws {@link InvalidInputException} for bad input. */
+    @FunctionalInterface
+    public interface Normalizer<V> {
+        V normalize(byte[] json, RecordContext context);
+    }
+
+    /** What became of one input record. */
+    sealed interface Ingested<V> {
+        record Normalized<V>(String key, V value) implements Ingested<V> {
+        }
+
+        record Rejected<V>(byte[] value) implements Ingested<V> {
+        }
+    }
+
+    public static void build(StreamsBuilder builder, Topics topics) {
+        ingest(builder, topics.agentResultsJson, topics.agentResults, topics.rejectedInput,
+                AgentResultNormalizer::normalize, AgentResult::getTaskId);
+        ingest(builder, topics.nodeFinishedJson, topics.nodeFinished, topics.rejectedInput,
+                NodeFinishedNormalizer::normalize, NodeFinished::getJobId);
+        ingest(builder, topics.continuationEventsJson, topics.continuationEvents, topics.rejectedInput,
+                ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId);
+    }
+
+    private static <V> void ingest(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, V> to,
+                                   Topics.Topic<byte[], byte[]> rejected, Normalizer<V> normalizer, Function<V, String> keyOf) {
+        KStream<byte[], Ingested<V>> ingested = builder
+                .stream(from.name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("read-" + from.name()))
+                .process(() -> new NormalizeProcessor<>(normalizer, keyOf), Named.as("normalize-" + from.name()));
+        Map<String, KStream<byte[], Ingested<V>>> branches = ingested.split(Named.as("ingest-" + from.name() + "-"))
+                .branch((key, value) -> value instanceof Ingested.Normalized<V>, Branched.as("normalized"))
+                .defaultBranch(Branched.as("rejected"));
+        branches.get("ingest-" + from.name() + "-normalized")
+                .map((key, value) -> {
+                    Ingested.Normalized<V> normalized = (Ingested.Normalized<V>) value;
+                    return KeyValue.pair(normalized.key(), normalized.value());
+                }, Named.as("canonical-" + from.name()))
+                .to(to.name(), to.produced().withName("write-" + to.name() + "-from-" + from.name()));
+        branches.get("ingest-" + from.name() + "-rejected")
+                .mapValues(value -> ((Ingested.Rejected<V>) value).value(), Named.as("rejected-value-" + from.name()))
+                .to(rejected.name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
+                        .withName("reject-" + from.name()));
+    }
+
+    /** Normalizes each record, or marks it rejected with the reason in its headers. */
+    private static final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], Ingested<V>> {
+        private final Normalizer<V> normalizer;
+        private final Function<V, String> keyOf;
+        private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
+        private ProcessorContext<byte[], Ingested<V>> context;
+
+        NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf) {
+            this.normalizer = normalizer;
+            this.keyOf = keyOf;
+        }
+
+        @Override
+        public void init(ProcessorContext<byte[], Ingested<V>> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(Record<byte[], byte[]> record) {
+            RecordMetadata metadata = context.recordMetadata().orElseThrow();
+            RecordContext source = new RecordContext(
+                    record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8), record.headers(),
+                    metadata.topic(), metadata.partition(), metadata.offset(), Instant.ofEpochMilli(record.timestamp()));
+            try {
+                if (record.value() == null) {
+                    throw new InvalidInputException(InvalidInputException.Kind.UNPARSEABLE_JSON, "empty record (null value)");
+                }
+                V canonical = normalizer.normalize(record.value(), source);
+                context.forward(record.withValue(new Ingested.Normalized<>(keyOf.apply(canonical), canonical)));
+            } catch (InvalidInputException e) {
+                rejectionSensor(e.kind(), metadata.topic()).record();
+                Headers headers = new RecordHeaders(record.headers().toArray());
+                byte[] value = RawHeaderRedactor.scrubJson(record.value()).map(scrubbed -> {
+                    RejectedInput.add(headers, RejectedInput.REDACTED, "true");
+                    return scrubbed;
+                }).orElse(record.value());
+                RejectedInput.describe(headers, e, e.kind().label(), metadata);
+                context.forward(new Record<>(record.key(), new Ingested.Rejected<>(value), record.timestamp(), headers));
+            }
+        }
+
+        private Sensor rejectionSensor(InvalidInputException.Kind kind, String topic) {
+            return rejections.computeIfAbsent(kind, k -> context.metrics().addRateTotalSensor(
+                    "agent-outcomes-ingest", topic, "rejected-" + k.label(), Sensor.RecordingLevel.INFO));
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.agentoutcomes.topology.ingest;
+
+/** A record that cannot become a canonical record: why, as a kind (for counting) and a message (for people). */
+public final class InvalidInputException extends RuntimeException {
+
+    /** The kinds of bad input, each counted separately. */
+    public enum Kind {
+        UNPARSEABLE_JSON("unparseable-json"),
+        UNKNOWN_DIALECT("unknown-dialect"),
+        MISSING_FIELD("missing-field"),
+        WRONG_TYPE("wrong-type"),
+        OUT_OF_RANGE("out-of-range");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        /** The label used in the {@code rejected.reason} header and the metrics. */
+        public String label() {
+            return label;
+        }
+    }
+
+    private final Kind kind;
+
+    public InvalidInputException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    public InvalidInputException(Kind kind, String message, Throwable cause) {
+        super(message, cause);
+        this.kind = kind;
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+}

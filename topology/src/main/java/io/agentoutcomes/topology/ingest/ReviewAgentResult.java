@@ -1,0 +1,115 @@
+package io.agentoutcomes.topology.ingest;
+
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.FailureStage;
+import io.agentoutcomes.avro.Finding;
+import io.agentoutcomes.avro.Severity;
+import io.agentoutcomes.avro.Skipped;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Seed 004's {@code AgentResult}: status {@code success} (findings), {@code failure} (error message, failure stage,
+ * partial findings) or {@code skipped} (reason), with {@code agentId} and {@code metrics}. Seed 004 failures carry
+ * a message but no error code: their code is {@value #NO_CODE}.
+ */
+final class ReviewAgentResult {
+    /** The error code of a failure that gives none. */
+    static final String NO_CODE = "unknown";
+
+    private ReviewAgentResult() {
+    }
+
+    static AgentResult.Builder toCanonical(JsonFields root) {
+        AgentResult.Builder canonical = AgentResult.newBuilder();
+        String agentId = root.text("agentId");
+        if (agentId != null) {
+            canonical.setAgentId(agentId);
+        }
+        JsonFields metrics = root.object("metrics");
+        if (metrics != null) {
+            canonical.setExecution(execution(metrics))
+                    .setMetadata(JsonFields.jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
+        }
+        String status = root.requiredText("status");
+        return switch (status) {
+            case "success" -> canonical.setOutcome(Success.newBuilder().setFindings(findings(root, "findings")).build());
+            case "failure" -> canonical.setOutcome(Failure.newBuilder()
+                    .setError(ErrorInfo.newBuilder().setCode(NO_CODE).setMessage(errorMessage(root)).build())
+                    .setStage(stage(root))
+                    .setPartialFindings(findings(root, "partialFindings"))
+                    .build());
+            case "skipped" -> canonical.setOutcome(Skipped.newBuilder().setReason(root.requiredText("reason")).build());
+            default -> throw new InvalidInputException(WRONG_TYPE, "status is '" + status
+                    + "': expected success, failure or skipped");
+        };
+    }
+
+    private static String errorMessage(JsonFields root) {
+        String error = root.text("error");
+        if (error == null || error.isBlank()) {
+            throw new InvalidInputException(MISSING_FIELD, "error is required and non-empty when status is failure");
+        }
+        return error;
+    }
+
+    private static FailureStage stage(JsonFields root) {
+        String stage = root.text("failureStage");
+        if (stage == null) {
+            return null;
+        }
+        return switch (stage) {
+            case "preflight" -> FailureStage.PREFLIGHT;
+            case "exec" -> FailureStage.EXEC;
+            case "postprocess" -> FailureStage.POSTPROCESS;
+            default -> throw new InvalidInputException(WRONG_TYPE, "failureStage is '" + stage
+                    + "': expected preflight, exec or postprocess");
+        };
+    }
+
+    private static ExecutionMetadata execution(JsonFields metrics) {
+        Long tokens = metrics.count("tokensUsed");
+        BigDecimal cost = metrics.money("estimatedCostUsd");
+        return ExecutionMetadata.newBuilder()
+                .setDurationMs(metrics.count("durationMs"))
+                .setUsage(tokens == null ? null : Usage.newBuilder().setTotalTokens(tokens).build())
+                .setCost(cost == null ? null : Cost.newBuilder().setTotal(cost).setSource(CostSource.REPORTED).build())
+                .build();
+    }
+
+    private static List<Finding> findings(JsonFields root, String name) {
+        return root.objects(name, finding -> Finding.newBuilder()
+                .setSeverity(severity(finding))
+                .setFile(finding.requiredText("file"))
+                .setLine(finding.smallCount("line"))
+                .setEndLine(finding.smallCount("endLine"))
+                .setMessage(finding.requiredText("message"))
+                .setSuggestion(finding.text("suggestion"))
+                .setRuleId(finding.text("ruleId"))
+                .setSourceAgent(finding.text("sourceAgent"))
+                .setFingerprint(finding.text("fingerprint"))
+                .setMetadata(finding.jsonText("metadata"))
+                .build());
+    }
+
+    private static Severity severity(JsonFields finding) {
+        String severity = finding.requiredText("severity");
+        try {
+            return Severity.valueOf(severity.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException(WRONG_TYPE, finding.at("severity") + " is '" + severity
+                    + "': expected error, warning or info");
+        }
+    }
+}

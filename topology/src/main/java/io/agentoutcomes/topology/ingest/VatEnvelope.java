@@ -1,0 +1,75 @@
+package io.agentoutcomes.topology.ingest;
+
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.InProgress;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * Seed 000's result envelope: {@code AgentResult} / {@code StatefulAgentResult} with status {@code success},
+ * {@code error} or {@code in-progress}, bare, as {@code {result}} (one-shot output) or as
+ * {@code {reply, sessionState, result}} (conversational output).
+ */
+final class VatEnvelope {
+    private VatEnvelope() {
+    }
+
+    static AgentResult.Builder toCanonical(JsonFields root) {
+        JsonFields result = root.has("result") ? root.object("result") : root;
+        AgentResult.Builder canonical = AgentResult.newBuilder()
+                .setConfidence(result.fraction("confidence"))
+                .setExecution(execution(result.object("execution")));
+        if (result != root) {
+            canonical.setReply(root.text("reply")).setSessionState(root.jsonText("sessionState"));
+        }
+        String status = result.requiredText("status");
+        List<String> warnings = result.strings("warnings");
+        return switch (status) {
+            case "success" -> canonical.setOutcome(Success.newBuilder().setData(result.jsonText("data"))
+                    .setWarnings(warnings).build());
+            case "error" -> canonical.setOutcome(Failure.newBuilder()
+                    .setError(ErrorInfo.newBuilder().setCode(errorCode(result)).build())
+                    .setWarnings(warnings).build());
+            case "in-progress" -> canonical.setOutcome(InProgress.newBuilder().setProgress(result.jsonText("metadata"))
+                    .setWarnings(warnings).build());
+            default -> throw new InvalidInputException(WRONG_TYPE, result.at("status") + " is '" + status
+                    + "': expected success, error or in-progress");
+        };
+    }
+
+    private static String errorCode(JsonFields result) {
+        String code = result.text("error");
+        if (code == null || code.isBlank()) {
+            throw new InvalidInputException(MISSING_FIELD, result.at("error") + " is required when status is error");
+        }
+        return code;
+    }
+
+    /** Seed 000's ExecutionMetadata; null when absent. */
+    static ExecutionMetadata execution(JsonFields execution) {
+        if (execution == null) {
+            return null;
+        }
+        Long tokens = execution.count("tokensUsed");
+        BigDecimal cost = execution.money("cost");
+        return ExecutionMetadata.newBuilder()
+                .setDurationMs(execution.count("durationMs"))
+                .setModel(execution.text("model"))
+                .setProvider(execution.text("provider"))
+                .setRetryCount(execution.smallCount("retryCount"))
+                .setTimestamp(execution.isoTimestamp("timestamp"))
+                .setUsage(tokens == null ? null : Usage.newBuilder().setTotalTokens(tokens).build())
+                .setCost(cost == null ? null : Cost.newBuilder().setTotal(cost).setSource(CostSource.REPORTED).build())
+                .build();
+    }
+}

@@ -1,0 +1,119 @@
+package io.agentoutcomes.topology.ingest;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.registry.MockSchemaRegistry;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.Topics;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+
+/** The whole pipeline on a TopologyTestDriver, with helpers to publish JSON and read what comes out. */
+final class IngestDriver implements AutoCloseable {
+    static final Instant RECORD_TIME = Instant.parse("2026-03-01T12:00:00Z");
+
+    private final String scope = "ingest-" + UUID.randomUUID();
+    final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    final TopologyTestDriver driver;
+    private final TestInputTopic<byte[], byte[]> agentResultsJson;
+    private final TestInputTopic<byte[], byte[]> nodeFinishedJson;
+    private final TestInputTopic<byte[], byte[]> continuationEventsJson;
+    private final TestOutputTopic<String, AgentResult> agentResults;
+    private final TestOutputTopic<String, NodeFinished> nodeFinished;
+    private final TestOutputTopic<String, ContinuationEvaluated> continuationEvents;
+    private final TestOutputTopic<byte[], byte[]> rejected;
+
+    IngestDriver() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, props), props);
+        agentResultsJson = input(topics.agentResultsJson.name());
+        nodeFinishedJson = input(topics.nodeFinishedJson.name());
+        continuationEventsJson = input(topics.continuationEventsJson.name());
+        agentResults = driver.createOutputTopic(topics.agentResults.name(), new StringDeserializer(),
+                topics.agentResults.valueSerde().deserializer());
+        nodeFinished = driver.createOutputTopic(topics.nodeFinished.name(), new StringDeserializer(),
+                topics.nodeFinished.valueSerde().deserializer());
+        continuationEvents = driver.createOutputTopic(topics.continuationEvents.name(), new StringDeserializer(),
+                topics.continuationEvents.valueSerde().deserializer());
+        rejected = driver.createOutputTopic(topics.rejectedInput.name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    private TestInputTopic<byte[], byte[]> input(String name) {
+        return driver.createInputTopic(name, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    /** Headers from name/value pairs. */
+    static Headers headers(String... nameValues) {
+        RecordHeaders headers = new RecordHeaders();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            headers.add(nameValues[i], nameValues[i + 1].getBytes(StandardCharsets.UTF_8));
+        }
+        return headers;
+    }
+
+    void agentResult(String key, String json, Headers headers) {
+        pipe(agentResultsJson, key, json, headers);
+    }
+
+    void nodeFinished(String key, String json, Headers headers) {
+        pipe(nodeFinishedJson, key, json, headers);
+    }
+
+    void continuationEvent(String key, String json, Headers headers) {
+        pipe(continuationEventsJson, key, json, headers);
+    }
+
+    private static void pipe(TestInputTopic<byte[], byte[]> topic, String key, String json, Headers headers) {
+        topic.pipeInput(new TestRecord<>(key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                json == null ? null : json.getBytes(StandardCharsets.UTF_8), headers, RECORD_TIME));
+    }
+
+    List<TestRecord<String, AgentResult>> agentResults() {
+        return agentResults.readRecordsToList();
+    }
+
+    List<TestRecord<String, NodeFinished>> nodeFinished() {
+        return nodeFinished.readRecordsToList();
+    }
+
+    List<TestRecord<String, ContinuationEvaluated>> continuationEvents() {
+        return continuationEvents.readRecordsToList();
+    }
+
+    List<TestRecord<byte[], byte[]>> rejected() {
+        return rejected.readRecordsToList();
+    }
+
+    /** The total of a rejection counter, by input topic and reason label. */
+    double rejectedCount(String topic, String reason) {
+        return driver.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("rejected-" + reason + "-total")
+                        && topic.equals(e.getKey().tags().get("agent-outcomes-ingest-id")))
+                .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
+                .sum();
+    }
+
+    @Override
+    public void close() {
+        driver.close();
+        MockSchemaRegistry.dropScope(scope);
+    }
+}
