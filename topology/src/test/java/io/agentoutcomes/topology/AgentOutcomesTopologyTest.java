@@ -33,7 +33,7 @@ class AgentOutcomesTopologyTest {
     }
 
     @Test
-    void intakeReadsEveryAvroInputTopic() {
+    void pipelineReadsEveryInputTopic() {
         TopologyDescription description = AgentOutcomesTopology.build(topics).describe();
 
         Set<String> sources = description.subtopologies().stream()
@@ -41,7 +41,8 @@ class AgentOutcomesTopologyTest {
                 .filter(TopologyDescription.Source.class::isInstance)
                 .flatMap(n -> ((TopologyDescription.Source) n).topicSet().stream())
                 .collect(Collectors.toSet());
-        assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events");
+        assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events",
+                "prod.agent-results-json", "prod.node-finished-json", "prod.continuation-events-json");
     }
 
     @Test

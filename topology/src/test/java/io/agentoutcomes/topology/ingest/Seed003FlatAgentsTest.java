@@ -1,0 +1,131 @@
+package io.agentoutcomes.topology.ingest;
+
+import static io.agentoutcomes.topology.ingest.IngestDriver.RECORD_TIME;
+import static io.agentoutcomes.topology.ingest.IngestDriver.headers;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.ProviderData;
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Seed 003's examples (error, rate_limit, provider_data, usage, cost) in flatagents results, and what they become. */
+class Seed003FlatAgentsTest {
+    static final String ERROR = "{\"code\":\"rate_limit\",\"type\":\"RateLimitError\",\"message\":\"Too many requests\","
+            + "\"status_code\":429,\"retryable\":true}";
+    static final String RATE_LIMIT = "{\"limited\":true,\"retry_after\":60,\"windows\":["
+            + "{\"name\":\"requests_per_minute\",\"resource\":\"requests\",\"remaining\":0,\"limit\":60,\"resets_in\":45,"
+            + "\"reset_at\":1234567890.0},"
+            + "{\"name\":\"tokens_per_day\",\"resource\":\"tokens\",\"remaining\":500000,\"limit\":1000000,\"resets_in\":43200}]}";
+    static final String PROVIDER_DATA = "{\"provider\":\"cerebras\",\"model\":\"llama-4-scout-17b\",\"request_id\":\"req_abc123\","
+            + "\"raw_headers\":{\"x-ratelimit-remaining-requests-minute\":\"10\",\"x-ratelimit-remaining-tokens-day\":\"500000\"}}";
+    static final String USAGE = "{\"input_tokens\":100,\"output_tokens\":50,\"total_tokens\":150,\"cache_read_tokens\":10,"
+            + "\"cache_write_tokens\":5,\"api_calls\":1}";
+    static final String COST = "{\"input\":0.001,\"output\":0.002,\"cache_read\":0.0001,\"cache_write\":0.0002,\"total\":0.0033}";
+
+    private final IngestDriver pipeline = new IngestDriver();
+
+    @AfterEach
+    void close() {
+        pipeline.close();
+    }
+
+    private AgentResult publish(String json) {
+        pipeline.agentResult("task-7", json, headers("agent-id", "flat-agent"));
+        List<TestRecord<String, AgentResult>> out = pipeline.agentResults();
+        assertThat(pipeline.rejected()).isEmpty();
+        assertThat(out).singleElement().extracting(TestRecord::key).isEqualTo("task-7");
+        return out.get(0).value();
+    }
+
+    private static AgentResult.Builder expected() {
+        return AgentResult.newBuilder().setResultId("agent-results-json/0/0").setAgentId("flat-agent").setTaskId("task-7")
+                .setAttempt(0).setDialect(Dialect.FLATAGENTS).setRecordTimestamp(RECORD_TIME);
+    }
+
+    private static BigDecimal usd(String amount) {
+        return new BigDecimal(amount).setScale(12);
+    }
+
+    static ProviderData providerData() {
+        return ProviderData.newBuilder().setProvider("cerebras").setModel("llama-4-scout-17b").setRequestId("req_abc123")
+                .setRawHeaders(Map.of("x-ratelimit-remaining-requests-minute", "10",
+                        "x-ratelimit-remaining-tokens-day", "500000")).build();
+    }
+
+    @Test
+    void rateLimitedFailureWithEverySeedExample() {
+        AgentResult result = publish("{\"output\":null,\"content\":null,\"usage\":" + USAGE + ",\"cost\":" + COST
+                + ",\"metadata\":{\"state\":\"analyze\"},\"finish_reason\":\"error\",\"error\":" + ERROR
+                + ",\"rate_limit\":" + RATE_LIMIT + ",\"provider_data\":" + PROVIDER_DATA + "}");
+
+        assertThat(result).isEqualTo(expected()
+                .setMetadata("{\"state\":\"analyze\"}")
+                .setExecution(ExecutionMetadata.newBuilder().setProvider("cerebras").setModel("llama-4-scout-17b")
+                        .setRequestId("req_abc123")
+                        .setUsage(Usage.newBuilder().setInputTokens(100L).setOutputTokens(50L).setTotalTokens(150L)
+                                .setCacheReadTokens(10L).setCacheWriteTokens(5L).setApiCalls(1L).build())
+                        .setCost(Cost.newBuilder().setInput(usd("0.001")).setOutput(usd("0.002"))
+                                .setCacheRead(usd("0.0001")).setCacheWrite(usd("0.0002")).setTotal(usd("0.0033"))
+                                .setSource(CostSource.REPORTED).build())
+                        .build())
+                .setRateLimit(RateLimitState.newBuilder().setLimited(true).setRetryAfterMs(60_000L).setWindows(List.of(
+                        RateLimitWindow.newBuilder().setName("requests_per_minute").setResource("requests")
+                                .setRemaining(0L).setLimit(60L).setResetsInMs(45_000L).setResetAtMs(1_234_567_890_000L).build(),
+                        RateLimitWindow.newBuilder().setName("tokens_per_day").setResource("tokens")
+                                .setRemaining(500_000L).setLimit(1_000_000L).setResetsInMs(43_200_000L).build())).build())
+                .setProviderData(providerData())
+                .setOutcome(Failure.newBuilder().setFinishReason("error").setError(ErrorInfo.newBuilder()
+                        .setCode("rate_limit").setType("RateLimitError").setMessage("Too many requests")
+                        .setStatusCode(429).setRetryable(true).build()).build())
+                .build());
+    }
+
+    @Test
+    void successHasNoErrorAndCostAsAFloat() {
+        AgentResult result = publish("{\"output\":{\"summary\":\"ok\"},\"content\":\"{\\\"summary\\\":\\\"ok\\\"}\","
+                + "\"usage\":{\"input_tokens\":12,\"output_tokens\":3},\"cost\":0.0000001,\"finish_reason\":\"stop\","
+                + "\"error\":null}");
+
+        assertThat(result).isEqualTo(expected()
+                .setExecution(ExecutionMetadata.newBuilder()
+                        .setUsage(Usage.newBuilder().setInputTokens(12L).setOutputTokens(3L).build())
+                        .setCost(Cost.newBuilder().setTotal(usd("0.0000001")).setSource(CostSource.REPORTED).build())
+                        .build())
+                .setOutcome(Success.newBuilder().setData("{\"summary\":\"ok\"}").setContent("{\"summary\":\"ok\"}")
+                        .setFinishReason("stop").build())
+                .build());
+    }
+
+    @Test
+    void costBreakdownWithoutATotalGetsTheSumOfItsParts() {
+        AgentResult result = publish("{\"content\":\"hi\",\"cost\":{\"input\":0.001,\"output\":0.002}}");
+
+        assertThat(result.getExecution().getCost()).isEqualTo(Cost.newBuilder().setInput(usd("0.001"))
+                .setOutput(usd("0.002")).setTotal(usd("0.003")).setSource(CostSource.COMPUTED).build());
+    }
+
+    @Test
+    void errorCodesWithoutADetailedObjectAreKept() {
+        AgentResult result = publish("{\"error\":{\"code\":\"context_length\",\"message\":\"Input too long\","
+                + "\"status_code\":400,\"retryable\":false}}");
+
+        assertThat(result.getOutcome()).isEqualTo(Failure.newBuilder().setError(ErrorInfo.newBuilder()
+                .setCode("context_length").setMessage("Input too long").setStatusCode(400).setRetryable(false).build())
+                .build());
+    }
+}
