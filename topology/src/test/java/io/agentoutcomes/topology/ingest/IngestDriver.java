@@ -22,6 +22,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.test.TestRecord;
 
 /** The whole pipeline on a TopologyTestDriver, with helpers to publish JSON and read what comes out. */
@@ -43,6 +44,8 @@ final class IngestDriver implements AutoCloseable {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "ingest-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
         driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, props), props);
         agentResultsJson = input(topics.agentResultsJson.name());
         nodeFinishedJson = input(topics.nodeFinishedJson.name());
@@ -67,6 +70,12 @@ final class IngestDriver implements AutoCloseable {
             headers.add(nameValues[i], nameValues[i + 1].getBytes(StandardCharsets.UTF_8));
         }
         return headers;
+    }
+
+    /** Raw bytes onto the Avro agent-results topic, as a producer that is not a schema-registry serde might write. */
+    void avroAgentResultBytes(String key, byte[] value) {
+        driver.createInputTopic(topics.agentResults.name(), new ByteArraySerializer(), new ByteArraySerializer())
+                .pipeInput(new TestRecord<>(key.getBytes(StandardCharsets.UTF_8), value, new RecordHeaders(), RECORD_TIME));
     }
 
     void agentResult(String key, String json, Headers headers) {
