@@ -4,12 +4,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.Skipped;
+import io.agentoutcomes.avro.StopReason;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -158,6 +171,77 @@ class AgentOutcomesServiceTest {
             assertThat(headers).containsEntry("__streams.errors.offset", "0");
             assertThat(service.streamsState()).isEqualTo(KafkaStreams.State.RUNNING);
         }
+    }
+
+    @Test
+    void jsonOfEveryDialectComesOutAsCanonicalAvroReadThroughTheRegistry() throws Exception {
+        AppConfig config = config("ingest");
+        String prefix = config.topicPrefix();
+        long time = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    new StringSerializer())) {
+                List<ProducerRecord<String, String>> records = List.of(
+                        json(prefix + "agent-results-json", "task-vat", time, "{\"resultId\":\"r-vat\","
+                                + "\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\",\"confidence\":0.7}}",
+                                "agent-id", "photo-analyzer"),
+                        json(prefix + "agent-results-json", "task-flat", time, "{\"resultId\":\"r-flat\",\"content\":\"hi\","
+                                + "\"cost\":0.0000001,\"usage\":{\"input_tokens\":3,\"cache_read_tokens\":2}}",
+                                "agent-id", "flat-agent"),
+                        json(prefix + "agent-results-json", "task-review", time, "{\"resultId\":\"r-review\","
+                                + "\"status\":\"skipped\",\"agentId\":\"typescript\",\"reason\":\"No TypeScript files\","
+                                + "\"metrics\":{\"durationMs\":1,\"filesProcessed\":0}}"),
+                        json(prefix + "node-finished-json", "job-1", time, "{\"type\":\"node_finished\",\"job_id\":\"job-1\","
+                                + "\"payload\":{\"node_id\":\"n1\",\"result_type\":\"retryable_failure\","
+                                + "\"reason\":\"timeout\",\"attempt\":1}}"),
+                        json(prefix + "continuation-events-json", "agent-1", time, "{\"agentId\":\"agent-1\",\"step\":2,"
+                                + "\"shouldContinue\":false,\"stopReason\":\"steps_limit\",\"resolvedBy\":\"StepsLimit\"}"));
+                for (ProducerRecord<String, String> record : records) {
+                    producer.send(record).get();
+                }
+            }
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+
+            List<AgentResult> results = readAll(prefix + "agent-results", 3,
+                    AvroSerde.specific(AgentResult.class).configured(serde, false).deserializer())
+                    .stream().map(ConsumerRecord::value).sorted(java.util.Comparator.comparing(AgentResult::getResultId)).toList();
+            NodeFinished node = readAll(prefix + "node-finished", 1,
+                    AvroSerde.specific(NodeFinished.class).configured(serde, false).deserializer()).get(0).value();
+            ContinuationEvaluated continuation = readAll(prefix + "continuation-events", 1,
+                    AvroSerde.specific(ContinuationEvaluated.class).configured(serde, false).deserializer()).get(0).value();
+
+            Instant at = Instant.ofEpochMilli(time);
+            assertThat(results).containsExactly(
+                    AgentResult.newBuilder().setResultId("r-flat").setAgentId("flat-agent").setTaskId("task-flat")
+                            .setDialect(Dialect.FLATAGENTS).setRecordTimestamp(at)
+                            .setExecution(ExecutionMetadata.newBuilder()
+                                    .setUsage(Usage.newBuilder().setInputTokens(3L).setCacheReadTokens(2L).build())
+                                    .setCost(Cost.newBuilder().setTotal(new BigDecimal("0.000000100000"))
+                                            .setSource(CostSource.REPORTED).build()).build())
+                            .setOutcome(Success.newBuilder().setContent("hi").build()).build(),
+                    AgentResult.newBuilder().setResultId("r-review").setAgentId("typescript").setTaskId("task-review")
+                            .setDialect(Dialect.REVIEW_AGENT).setRecordTimestamp(at)
+                            .setExecution(ExecutionMetadata.newBuilder().setDurationMs(1L).build())
+                            .setMetadata("{\"filesProcessed\":0}")
+                            .setOutcome(Skipped.newBuilder().setReason("No TypeScript files").build()).build(),
+                    AgentResult.newBuilder().setResultId("r-vat").setAgentId("photo-analyzer").setTaskId("task-vat")
+                            .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(at).setConfidence(0.7)
+                            .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-timeout").build())
+                                    .build()).build());
+            assertThat(node).isEqualTo(NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setAttempt(1)
+                    .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").build());
+            assertThat(continuation).isEqualTo(ContinuationEvaluated.newBuilder().setAgentId("agent-1").setStep(2)
+                    .setShouldContinue(false).setStopReason(StopReason.STEPS_LIMIT).setResolvedBy("StepsLimit").build());
+        }
+    }
+
+    private static ProducerRecord<String, String> json(String topic, String key, long time, String value, String... headers) {
+        ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, time, key, value);
+        for (int i = 0; i < headers.length; i += 2) {
+            record.headers().add(headers[i], headers[i + 1].getBytes(StandardCharsets.UTF_8));
+        }
+        return record;
     }
 
     private AppConfig config(String name) {
