@@ -114,7 +114,8 @@ final class IngestDriver implements AutoCloseable {
     /** The total of a rejection counter, by input topic and reason label. */
     double rejectedCount(String topic, String reason) {
         return driver.metrics().entrySet().stream()
-                .filter(e -> e.getKey().name().equals("rejected-" + reason + "-total")
+                .filter(e -> e.getKey().group().equals("stream-agent-outcomes-ingest-metrics")
+                        && e.getKey().name().equals("rejected-" + reason + "-total")
                         && topic.equals(e.getKey().tags().get("agent-outcomes-ingest-id")))
                 .mapToDouble(e -> ((Number) e.getValue().metricValue()).doubleValue())
                 .sum();
