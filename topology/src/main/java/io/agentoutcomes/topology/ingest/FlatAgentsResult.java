@@ -96,7 +96,7 @@ final class FlatAgentsResult {
             return null;
         }
         if (cost.isNumber()) {
-            return Cost.newBuilder().setTotal(root.money("cost")).setSource(CostSource.REPORTED).build();
+            return VatEnvelope.reportedTotal(root.money("cost"));
         }
         JsonFields parts = root.object("cost");
         BigDecimal input = parts.money("input");

@@ -4,8 +4,6 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSIN
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
 import io.agentoutcomes.avro.AgentResult;
-import io.agentoutcomes.avro.Cost;
-import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -14,8 +12,6 @@ import io.agentoutcomes.avro.Finding;
 import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
-import io.agentoutcomes.avro.Usage;
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
@@ -79,12 +75,10 @@ final class ReviewAgentResult {
     }
 
     private static ExecutionMetadata execution(JsonFields metrics) {
-        Long tokens = metrics.count("tokensUsed");
-        BigDecimal cost = metrics.money("estimatedCostUsd");
         return ExecutionMetadata.newBuilder()
                 .setDurationMs(metrics.count("durationMs"))
-                .setUsage(tokens == null ? null : Usage.newBuilder().setTotalTokens(tokens).build())
-                .setCost(cost == null ? null : Cost.newBuilder().setTotal(cost).setSource(CostSource.REPORTED).build())
+                .setUsage(VatEnvelope.totalTokens(metrics.count("tokensUsed")))
+                .setCost(VatEnvelope.reportedTotal(metrics.money("estimatedCostUsd")))
                 .build();
     }
 

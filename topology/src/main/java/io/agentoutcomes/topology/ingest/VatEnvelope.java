@@ -55,21 +55,29 @@ final class VatEnvelope {
         return code;
     }
 
+    /** Usage of which only the total is known (seed 000 tokensUsed, seed 004 metrics.tokensUsed); null for null. */
+    static Usage totalTokens(Long tokens) {
+        return tokens == null ? null : Usage.newBuilder().setTotalTokens(tokens).build();
+    }
+
+    /** A cost of which only the reported total is known; null for null. */
+    static Cost reportedTotal(BigDecimal total) {
+        return total == null ? null : Cost.newBuilder().setTotal(total).setSource(CostSource.REPORTED).build();
+    }
+
     /** Seed 000's ExecutionMetadata; null when absent. */
     static ExecutionMetadata execution(JsonFields execution) {
         if (execution == null) {
             return null;
         }
-        Long tokens = execution.count("tokensUsed");
-        BigDecimal cost = execution.money("cost");
         return ExecutionMetadata.newBuilder()
                 .setDurationMs(execution.count("durationMs"))
                 .setModel(execution.text("model"))
                 .setProvider(execution.text("provider"))
                 .setRetryCount(execution.smallCount("retryCount"))
                 .setTimestamp(execution.isoTimestamp("timestamp"))
-                .setUsage(tokens == null ? null : Usage.newBuilder().setTotalTokens(tokens).build())
-                .setCost(cost == null ? null : Cost.newBuilder().setTotal(cost).setSource(CostSource.REPORTED).build())
+                .setUsage(totalTokens(execution.count("tokensUsed")))
+                .setCost(reportedTotal(execution.money("cost")))
                 .build();
     }
 }
