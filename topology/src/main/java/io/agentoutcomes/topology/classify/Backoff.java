@@ -1,0 +1,110 @@
+package io.agentoutcomes.topology.classify;
+
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * How long a retry waits, as a small immutable value (in the manner of Temporal's RetryPolicy):
+ * {@code min(base(code) * multiplier^attempt, cap)} with seed 000's bases and its 30 s cap. A provider's
+ * {@code retry_after}, or the reset of an exhausted rate-limit window (seed 003), raises the delay to at least that,
+ * cap or not. Optional jitter spreads computed delays by up to ±{@code jitter} of themselves, never below what the
+ * provider asked.
+ *
+ * @param bases      base delay per code; codes not listed use {@code defaultBase}
+ * @param defaultBase seed 000's "otherwise": 2 s
+ * @param cap        the longest computed delay: 30 s
+ * @param multiplier growth per attempt: 2
+ * @param jitter     0 (off) to 1
+ */
+public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Duration cap, double multiplier, double jitter) {
+
+    /** A delay and why it is that long. */
+    public record Delay(Duration duration, String why) {
+    }
+
+    public Backoff {
+        bases = Map.copyOf(bases);
+        if (multiplier < 1 || jitter < 0 || jitter > 1 || cap.isNegative() || defaultBase.isNegative()) {
+            throw new IllegalArgumentException("backoff needs multiplier >= 1, jitter in 0..1 and non-negative delays");
+        }
+    }
+
+    /** Seed 000's table: rate limit 5 s, timeout 1 s, unavailable 10 s, event timeout 2 s, event unavailable 5 s, else 2 s; cap 30 s; no jitter. */
+    public static Backoff seed000() {
+        Map<ErrorCode, Duration> bases = new EnumMap<>(ErrorCode.class);
+        for (ErrorCode code : ErrorCode.values()) {
+            bases.put(code, code.backoffBase());
+        }
+        return new Backoff(bases, Duration.ofMillis(2_000), Duration.ofSeconds(30), 2, 0);
+    }
+
+    public Backoff withBase(ErrorCode code, Duration base) {
+        Map<ErrorCode, Duration> changed = new EnumMap<>(ErrorCode.class);
+        changed.putAll(bases);
+        changed.put(code, base);
+        return new Backoff(changed, defaultBase, cap, multiplier, jitter);
+    }
+
+    public Backoff withCap(Duration newCap) {
+        return new Backoff(bases, defaultBase, newCap, multiplier, jitter);
+    }
+
+    public Backoff withJitter(double newJitter) {
+        return new Backoff(bases, defaultBase, cap, multiplier, newJitter);
+    }
+
+    /**
+     * The delay after {@code attempt} (0 = the first try) failed with {@code code}.
+     *
+     * @param rateLimit the provider's rate-limit state, or null
+     * @param now       the time the failure is handled, to turn a window's reset time into a wait
+     * @param random    the source of jitter (unused when jitter is 0)
+     */
+    public Delay delay(ErrorCode code, int attempt, RateLimitState rateLimit, Instant now, Random random) {
+        Duration base = bases.getOrDefault(code, defaultBase);
+        double exponential = base.toMillis() * Math.pow(multiplier, attempt);
+        long computed = (long) Math.min(exponential, cap.toMillis());
+        String why = String.format("backoff %d ms x %s^%d%s", base.toMillis(), trim(multiplier), attempt,
+                exponential > cap.toMillis() ? ", capped at " + cap.toMillis() + " ms" : "");
+        if (jitter > 0) {
+            computed = Math.max(0, Math.round(computed * (1 + jitter * (2 * random.nextDouble() - 1))));
+            why += ", jittered";
+        }
+        long providerMinimum = 0;
+        String providerWhy = null;
+        if (rateLimit != null) {
+            if (rateLimit.getRetryAfterMs() != null && rateLimit.getRetryAfterMs() > providerMinimum) {
+                providerMinimum = rateLimit.getRetryAfterMs();
+                providerWhy = "provider retry_after " + providerMinimum + " ms";
+            }
+            for (RateLimitWindow window : rateLimit.getWindows()) {
+                if (window.getRemaining() != null && window.getRemaining() == 0) {
+                    long reset = resetIn(window, now);
+                    if (reset > providerMinimum) {
+                        providerMinimum = reset;
+                        providerWhy = "rate-limit window " + window.getName() + " exhausted, resets in " + reset + " ms";
+                    }
+                }
+            }
+        }
+        if (providerMinimum > computed) {
+            return new Delay(Duration.ofMillis(providerMinimum), providerWhy + " (over " + why + ")");
+        }
+        return new Delay(Duration.ofMillis(computed), why);
+    }
+
+    private static long resetIn(RateLimitWindow window, Instant now) {
+        long fromResetsIn = window.getResetsInMs() == null ? 0 : window.getResetsInMs();
+        long fromResetAt = window.getResetAtMs() == null ? 0 : Math.max(0, window.getResetAtMs() - now.toEpochMilli());
+        return Math.max(fromResetsIn, fromResetAt);
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? String.valueOf((long) value) : String.valueOf(value);
+    }
+}
