@@ -10,6 +10,7 @@ import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
 import java.net.BindException;
@@ -94,7 +95,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
 
         Properties streamsProperties = streamsProperties(topics);
-        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, streamsProperties), streamsProperties);
+        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, RetryPolicy.defaults(), streamsProperties), streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(

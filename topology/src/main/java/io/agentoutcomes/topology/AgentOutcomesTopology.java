@@ -1,5 +1,8 @@
 package io.agentoutcomes.topology;
 
+import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -9,23 +12,31 @@ import org.apache.kafka.streams.TopologyConfig;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
- * their own; this class only puts them together. Today: {@link IngestTopology} (JSON of every dialect to canonical
- * Avro) and {@link Intake} (the Avro input topics read and decoded; undecodable records to {@code rejected-input}).
+ * their own; this class only puts them together: {@link IngestTopology} (JSON of every dialect to canonical Avro),
+ * {@link Intake} (the Avro input topics decoded; undecodable records to {@code rejected-input}),
+ * {@link ClassifyTopology} (classification and routing) and {@link RetrySchedulerTopology} (delayed retries).
  */
 public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
     }
 
-    /** Builds the pipeline's topology over the given topics, with default topology settings. */
+    /** Builds the pipeline's topology over the given topics, with default retry policy and topology settings. */
     public static Topology build(Topics topics) {
-        return build(topics, new Properties());
+        return build(topics, RetryPolicy.defaults(), new Properties());
     }
 
-    /** Builds the pipeline's topology with the application's streams settings (topology optimization and the like). */
-    public static Topology build(Topics topics, Properties streamsConfig) {
+    /**
+     * Builds the pipeline's topology.
+     *
+     * @param policy        classification policies, backoff, delay tiers (the same tiers as {@code topics}')
+     * @param streamsConfig the application's streams settings (topology optimization and the like)
+     */
+    public static Topology build(Topics topics, RetryPolicy policy, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics);
-        Intake.build(builder, topics);
+        Intake intake = Intake.build(builder, topics);
+        ClassifyTopology.build(builder, topics, intake, policy);
+        RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval());
         return builder.build(streamsConfig);
     }
 

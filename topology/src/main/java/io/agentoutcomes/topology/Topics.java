@@ -1,9 +1,16 @@
 package io.agentoutcomes.topology;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.topology.classify.Backoff;
+import io.agentoutcomes.topology.classify.RetryTiers;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +50,14 @@ public final class Topics {
     public static final String CONTINUATION_EVENTS = "continuation-events";
     public static final String CONTINUATION_EVENTS_JSON = "continuation-events-json";
     public static final String REJECTED_INPUT = "rejected-input";
+    public static final String OUTCOMES_CLASSIFIED = "outcomes-classified";
+    public static final String RETRY_DELAY_PREFIX = "retry-delay-";
+    public static final String RETRY_READY = "retry-ready";
+    public static final String DEAD_LETTER = "dead-letter";
+    public static final String COMPENSATIONS = "compensations";
 
+    /** The Avro serde's settings, for the stores of the stages. */
+    public final Map<String, ?> serdeConfig;
     public final Topic<String, AgentResult> agentResults;
     public final Topic<byte[], byte[]> agentResultsJson;
     public final Topic<String, NodeFinished> nodeFinished;
@@ -51,12 +65,25 @@ public final class Topics {
     public final Topic<String, ContinuationEvaluated> continuationEvents;
     public final Topic<byte[], byte[]> continuationEventsJson;
     public final Topic<byte[], byte[]> rejectedInput;
+    public final Topic<String, ClassifiedOutcome> outcomesClassified;
+    /** One delay topic per retry tier, by tier name, in tier order. */
+    public final Map<String, Topic<String, RetryRequest>> retryDelay;
+    public final Topic<String, RetryRequest> retryReady;
+    public final Topic<String, ClassifiedOutcome> deadLetter;
+    public final Topic<String, ClassifiedOutcome> compensations;
+
+    /** The topics with the default retry tiers (derived from seed 000's backoff table). */
+    public Topics(String prefix, Map<String, ?> serdeConfig) {
+        this(prefix, serdeConfig, RetryTiers.derivedFrom(Backoff.seed000()));
+    }
 
     /**
      * @param prefix      prepended to every topic name
      * @param serdeConfig the Avro serde's settings ({@code schema.registry.url} and the like)
+     * @param tiers       the retry delay tiers, one {@code retry-delay-<tier>} topic each
      */
-    public Topics(String prefix, Map<String, ?> serdeConfig) {
+    public Topics(String prefix, Map<String, ?> serdeConfig, RetryTiers tiers) {
+        this.serdeConfig = Map.copyOf(serdeConfig);
         agentResults = avro(prefix + AGENT_RESULTS, AgentResult.class, serdeConfig);
         agentResultsJson = json(prefix + AGENT_RESULTS_JSON);
         nodeFinished = avro(prefix + NODE_FINISHED, NodeFinished.class, serdeConfig);
@@ -65,12 +92,24 @@ public final class Topics {
         continuationEventsJson = json(prefix + CONTINUATION_EVENTS_JSON);
         rejectedInput = new Topic<>(prefix + REJECTED_INPUT, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE,
                 Optional.empty());
+        outcomesClassified = avro(prefix + OUTCOMES_CLASSIFIED, ClassifiedOutcome.class, serdeConfig);
+        Map<String, Topic<String, RetryRequest>> delays = new LinkedHashMap<>();
+        for (String tier : tiers.names()) {
+            delays.put(tier, avro(prefix + RETRY_DELAY_PREFIX + tier, RetryRequest.class, serdeConfig));
+        }
+        retryDelay = Collections.unmodifiableMap(delays);
+        retryReady = avro(prefix + RETRY_READY, RetryRequest.class, serdeConfig);
+        deadLetter = avro(prefix + DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
+        compensations = avro(prefix + COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
     }
 
     /** Every topic, for creating them at start. */
     public List<Topic<?, ?>> all() {
-        return List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson, continuationEvents,
-                continuationEventsJson, rejectedInput);
+        List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
+                continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
+        all.addAll(retryDelay.values());
+        all.addAll(List.of(retryReady, deadLetter, compensations));
+        return all;
     }
 
     private static <V extends SpecificRecord> Topic<String, V> avro(String name, Class<V> type, Map<String, ?> serdeConfig) {

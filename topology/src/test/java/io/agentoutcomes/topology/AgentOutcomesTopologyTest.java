@@ -27,7 +27,10 @@ class AgentOutcomesTopologyTest {
     void topicNamesCarryThePrefix() {
         assertThat(topics.all()).extracting(Topics.Topic::name).containsExactly("prod.agent-results",
                 "prod.agent-results-json", "prod.node-finished", "prod.node-finished-json", "prod.continuation-events",
-                "prod.continuation-events-json", "prod.rejected-input");
+                "prod.continuation-events-json", "prod.rejected-input", "prod.outcomes-classified",
+                "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
+                "prod.retry-delay-30s", "prod.retry-delay-long", "prod.retry-ready", "prod.dead-letter",
+                "prod.compensations");
         assertThat(topics.nodeFinished.valueSchema()).hasValue(NodeFinished.getClassSchema());
         assertThat(topics.agentResultsJson.valueSchema()).isEmpty();
     }
@@ -42,7 +45,9 @@ class AgentOutcomesTopologyTest {
                 .flatMap(n -> ((TopologyDescription.Source) n).topicSet().stream())
                 .collect(Collectors.toSet());
         assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events",
-                "prod.agent-results-json", "prod.node-finished-json", "prod.continuation-events-json");
+                "prod.agent-results-json", "prod.node-finished-json", "prod.continuation-events-json",
+                "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
+                "prod.retry-delay-30s", "prod.retry-delay-long");
     }
 
     @Test

@@ -46,7 +46,7 @@ final class IngestDriver implements AutoCloseable {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
-        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, props), props);
+        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, io.agentoutcomes.topology.classify.RetryPolicy.defaults(), props), props);
         agentResultsJson = input(topics.agentResultsJson.name());
         nodeFinishedJson = input(topics.nodeFinishedJson.name());
         continuationEventsJson = input(topics.continuationEventsJson.name());

@@ -1,0 +1,101 @@
+package io.agentoutcomes.topology.classify;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.InProgress;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.Skipped;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.Success;
+import java.util.Map;
+
+/**
+ * Classifies a completion. Precedence: an explicit {@code result_type} from a runner; else the policy's rule for the
+ * error's code or category; else the agent's retryable hint; else permanent (seed 001). A {@code node_finished}
+ * without {@code result_type} is a success (seed 001 §7). Pure: the caller supplies the task's failure counts.
+ *
+ * @param defaultPolicy the policy for agents without their own, and for workflow nodes
+ * @param agentPolicies policies per agent id
+ */
+public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> agentPolicies) {
+
+    /**
+     * The classification of one completion.
+     *
+     * @param resultType what happened: a failure's type says whether its rule allowed a retry, before the retry limit
+     * @param code       the canonical code of a failure, else null
+     * @param category   the seed 002 category of a failure, else null
+     * @param reason     why: the error message or code, the skip reason, or the outcome
+     * @param decision   what to do with a failure, with its explanation; null for anything else
+     */
+    public record Verdict(ResultType resultType, ErrorCode code, ErrorCategory category, String reason,
+                          PolicyDecision decision) {
+        /** Whether the task is over: a success, a skip, a stop or an ignored failure (not a retry, not in progress). */
+        public boolean isFinal() {
+            return resultType != ResultType.IN_PROGRESS && (decision == null || decision.handling() != ErrorHandling.RETRY);
+        }
+    }
+
+    public Classifier {
+        agentPolicies = Map.copyOf(agentPolicies);
+    }
+
+    /** The policy that applies to an agent. */
+    public ErrorPolicy policyFor(String agentId) {
+        return agentId == null ? defaultPolicy : agentPolicies.getOrDefault(agentId, defaultPolicy);
+    }
+
+    /**
+     * @param consecutiveBefore the task's failures in a row before this completion
+     * @param totalBefore       the task's failures before this completion
+     */
+    public Verdict classify(AgentResult result, int consecutiveBefore, int totalBefore) {
+        Object outcome = result.getOutcome();
+        if (outcome instanceof Success) {
+            return new Verdict(ResultType.SUCCESS, null, null, "success", null);
+        }
+        if (outcome instanceof Skipped skipped) {
+            return new Verdict(ResultType.SKIPPED, null, null, skipped.getReason(), null);
+        }
+        if (outcome instanceof InProgress) {
+            return new Verdict(ResultType.IN_PROGRESS, null, null, "in progress", null);
+        }
+        if (!(outcome instanceof Failure failure)) {
+            throw new IllegalArgumentException("unknown outcome " + outcome);
+        }
+        ErrorInfo error = failure.getError();
+        ErrorCode code = ErrorCodes.canonical(error.getCode(), error.getStatusCode());
+        ErrorCategory category = code == ErrorCode.UNKNOWN && error.getCategory() != null ? error.getCategory() : code.category();
+        FailureContext context = new FailureContext(code, category, consecutiveBefore + 1, totalBefore + 1, error.getRetryable());
+        ErrorPolicy policy = policyFor(result.getAgentId());
+        ErrorPolicy.Rule rule = policy.rule(context);
+        PolicyDecision decision = policy.decide(context, rule);
+        ResultType type = rule.handling() == ErrorHandling.RETRY ? ResultType.RETRYABLE_FAILURE : ResultType.PERMANENT_FAILURE;
+        return new Verdict(type, code, category, error.getMessage() != null ? error.getMessage() : error.getCode(), decision);
+    }
+
+    /** A workflow node's completion: its {@code result_type} decides, the default policy's retry limit applies. */
+    public Verdict classify(NodeFinished event, int consecutiveBefore, int totalBefore) {
+        StepResultType stepType = event.getResultType();
+        if (stepType == null || stepType == StepResultType.SUCCESS) {
+            return new Verdict(ResultType.SUCCESS, null, null, stepType == null
+                    ? "success (no result_type: seed 001 backward compatibility)" : "success", null);
+        }
+        FailureContext context = new FailureContext(ErrorCode.UNKNOWN, ErrorCategory.UNKNOWN, consecutiveBefore + 1,
+                totalBefore + 1, null);
+        String rule = "explicit result_type " + stepType.name().toLowerCase(java.util.Locale.ROOT);
+        ErrorHandling handling = stepType == StepResultType.RETRYABLE_FAILURE ? ErrorHandling.RETRY : ErrorHandling.STOP;
+        PolicyDecision decision = defaultPolicy.decide(context, new ErrorPolicy.Rule(handling, rule));
+        ResultType type = switch (stepType) {
+            case RETRYABLE_FAILURE -> ResultType.RETRYABLE_FAILURE;
+            case COMPENSATABLE_FAILURE -> ResultType.COMPENSATABLE_FAILURE;
+            default -> ResultType.PERMANENT_FAILURE;
+        };
+        String reason = event.getReason() != null ? event.getReason() : stepType.name().toLowerCase(java.util.Locale.ROOT);
+        return new Verdict(type, ErrorCode.UNKNOWN, ErrorCategory.UNKNOWN, reason, decision);
+    }
+}
