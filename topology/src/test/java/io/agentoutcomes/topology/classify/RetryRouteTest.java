@@ -1,0 +1,247 @@
+package io.agentoutcomes.topology.classify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.Decision;
+import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.StopReason;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.registry.MockSchemaRegistry;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The whole route on a TopologyTestDriver: classify, delay, schedule by the wall clock, dead-letter. */
+class RetryRouteTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+
+    private final String scope = "route-" + UUID.randomUUID();
+    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, AgentResult> agentResults;
+    private TestInputTopic<String, NodeFinished> nodeFinished;
+    private TestOutputTopic<String, ClassifiedOutcome> classified;
+    private TestOutputTopic<String, RetryRequest> ready;
+    private TestOutputTopic<String, ClassifiedOutcome> deadLetter;
+    private TestOutputTopic<String, ClassifiedOutcome> compensations;
+
+    private void start(RetryPolicy policy) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "route-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, policy, props), props, T0);
+        agentResults = driver.createInputTopic(topics.agentResults.name(), new StringSerializer(),
+                topics.agentResults.valueSerde().serializer());
+        nodeFinished = driver.createInputTopic(topics.nodeFinished.name(), new StringSerializer(),
+                topics.nodeFinished.valueSerde().serializer());
+        classified = output(topics.outcomesClassified);
+        ready = output(topics.retryReady);
+        deadLetter = output(topics.deadLetter);
+        compensations = output(topics.compensations);
+    }
+
+    private <V> TestOutputTopic<String, V> output(Topics.Topic<String, V> topic) {
+        return driver.createOutputTopic(topic.name(), new StringDeserializer(), topic.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+        MockSchemaRegistry.dropScope(scope);
+    }
+
+    private static AgentResult failure(String resultId, String code, RateLimitState rateLimit) {
+        return AgentResult.newBuilder().setResultId(resultId).setAgentId("agent-1").setTaskId("task-1")
+                .setDialect(Dialect.VAT_ENVELOPE).setRateLimit(rateLimit)
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(code).build()).build()).build();
+    }
+
+    private static AgentResult success(String resultId) {
+        return AgentResult.newBuilder().setResultId(resultId).setAgentId("agent-1").setTaskId("task-1")
+                .setOutcome(Success.newBuilder().build()).build();
+    }
+
+    private void publish(AgentResult result) {
+        agentResults.pipeInput(result.getTaskId(), result, T0);
+    }
+
+    @Test
+    void rateLimitedResultWaitsItsBackoffAndIsForwardedOnceNeverEarly() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-1", "llm-rate-limit", null));
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getResultType()).isEqualTo(ResultType.RETRYABLE_FAILURE);
+        assertThat(outcome.getErrorCode()).isEqualTo("llm-rate-limit");
+        assertThat(outcome.getErrorCategory()).isEqualTo(ErrorCategory.RATE_LIMIT);
+        assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.RETRY)
+                .setRule("default policy, code llm-rate-limit").setReason("Rate_limit error, retrying (1/5)")
+                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(5).build());
+        assertThat(outcome.getRetryDelayMs()).isEqualTo(5_000L);
+        assertThat(outcome.getRetryCount()).isNull();
+
+        driver.advanceWallClockTime(Duration.ofMillis(4_999));
+        assertThat(ready.isEmpty()).as("nothing a millisecond early").isTrue();
+        driver.advanceWallClockTime(Duration.ofMillis(1));
+        List<TestRecord<String, RetryRequest>> due = ready.readRecordsToList();
+        assertThat(due).hasSize(1);
+        RetryRequest retry = due.get(0).value();
+        assertThat(due.get(0).key()).isEqualTo("task-1");
+        assertThat(retry.getDueAt()).isEqualTo(T0.plusMillis(5_000));
+        assertThat(retry.getNextAttempt()).isEqualTo(1);
+        assertThat(retry.getDelayMs()).isEqualTo(5_000L);
+        assertThat(retry.getDelayReason()).isEqualTo("backoff 5000 ms x 2^0");
+        assertThat(retry.getTier()).isEqualTo("5s");
+        assertThat(retry.getAgentResult()).isEqualTo(failure("r-1", "llm-rate-limit", null));
+        assertThat(due.get(0).timestamp()).isGreaterThanOrEqualTo(retry.getDueAt().toEpochMilli());
+
+        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        assertThat(ready.isEmpty()).as("forwarded once").isTrue();
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
+    void eachAttemptBacksOffLongerAndTheFifthFailureIsDeadLetteredWithRetryLimit() {
+        start(RetryPolicy.defaults());
+        long[] expectedDelays = {1_000, 2_000, 4_000, 8_000};
+        for (int attempt = 0; attempt < 4; attempt++) {
+            publish(failure("r-" + attempt, "llm-timeout", null));
+            ClassifiedOutcome outcome = classified.readValue();
+            assertThat(outcome.getAttempt()).isEqualTo(attempt);
+            assertThat(outcome.getRetryDelayMs()).isEqualTo(expectedDelays[attempt]);
+            driver.advanceWallClockTime(Duration.ofMillis(expectedDelays[attempt] - 1));
+            assertThat(ready.isEmpty()).isTrue();
+            driver.advanceWallClockTime(Duration.ofMillis(1));
+            assertThat(ready.readValue().getNextAttempt()).isEqualTo(attempt + 1);
+        }
+        publish(failure("r-4", "llm-timeout", null));
+
+        ClassifiedOutcome last = classified.readValue();
+        assertThat(last.getDecision().getHandling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(last.getDecision().getStopReason()).isEqualTo(StopReason.RETRY_LIMIT);
+        assertThat(last.getDecision().getReason()).isEqualTo("Timeout error after 5 consecutive failures (max: 5)");
+        assertThat(last.getRetryCount()).isEqualTo(4);
+        assertThat(last.getAgentResult().getExecution().getRetryCount()).isEqualTo(4);
+        assertThat(deadLetter.readKeyValuesToList()).containsExactly(KeyValue.pair("task-1", last));
+        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        assertThat(ready.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aPermanentErrorStopsAtOnce() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-1", "llm-refusal", null));
+
+        ClassifiedOutcome dead = deadLetter.readValue();
+        assertThat(dead.getResultType()).isEqualTo(ResultType.PERMANENT_FAILURE);
+        assertThat(dead.getDecision().getStopReason()).isEqualTo(StopReason.ERROR);
+        assertThat(dead.getDecision().getReason()).isEqualTo("Model error after 1 consecutive failures (max: 5)");
+        assertThat(dead.getRetryCount()).isZero();
+    }
+
+    @Test
+    void successAfterTwoRetriesCarriesRetryCountTwo() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-1", "llm-unavailable", null));
+        publish(failure("r-2", "llm-unavailable", null));
+        publish(success("r-3"));
+
+        List<ClassifiedOutcome> outcomes = classified.readValuesToList();
+        assertThat(outcomes).extracting(ClassifiedOutcome::getResultType).containsExactly(ResultType.RETRYABLE_FAILURE,
+                ResultType.RETRYABLE_FAILURE, ResultType.SUCCESS);
+        assertThat(outcomes.get(2).getRetryCount()).isEqualTo(2);
+        assertThat(outcomes.get(2).getAgentResult().getExecution().getRetryCount()).isEqualTo(2);
+        assertThat(outcomes.get(2).getDecision()).isNull();
+    }
+
+    @Test
+    void aDuplicateResultIsProcessedOnce() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-1", "llm-timeout", null));
+        publish(failure("r-1", "llm-timeout", null));
+
+        assertThat(classified.readValuesToList()).hasSize(1);
+        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        assertThat(ready.readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void providerRetryAfterBeyondTheCapWaitsInTheLongTier() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-1", "rate_limit", RateLimitState.newBuilder().setLimited(true).setRetryAfterMs(60_000L).build()));
+
+        assertThat(classified.readValue().getRetryDelayReason())
+                .isEqualTo("provider retry_after 60000 ms (over backoff 5000 ms x 2^0)");
+        driver.advanceWallClockTime(Duration.ofMillis(59_999));
+        assertThat(ready.isEmpty()).isTrue();
+        driver.advanceWallClockTime(Duration.ofMillis(1));
+        assertThat(ready.readValue().getTier()).isEqualTo("long");
+    }
+
+    @Test
+    void ignoredFailuresAreNeitherRetriedNorDeadLettered() {
+        start(new RetryPolicy(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of()), Backoff.seed000(),
+                RetryTiers.derivedFrom(Backoff.seed000()), Duration.ofMillis(20)));
+        publish(failure("r-1", "event-rejected", null));
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getDecision().getHandling()).isEqualTo(ErrorHandling.IGNORE);
+        assertThat(outcome.getDecision().getReason()).isEqualTo("Tool error ignored by policy");
+        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        assertThat(ready.isEmpty()).isTrue();
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
+    void nodeFinishedFailuresAreRetriedStoppedOrSentToCompensation() {
+        start(RetryPolicy.defaults());
+        nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
+                .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").build(), T0);
+        nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n2")
+                .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404").build(), T0);
+        nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n3")
+                .setResultType(StepResultType.COMPENSATABLE_FAILURE).setReason("upload failed").build(), T0);
+        nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n4").build(), T0);
+
+        List<KeyValue<String, ClassifiedOutcome>> outcomes = classified.readKeyValuesToList();
+        assertThat(outcomes).extracting(kv -> kv.key).containsExactly("job-1/n1", "job-1/n2", "job-1/n3", "job-1/n4");
+        assertThat(outcomes).extracting(kv -> kv.value.getResultType()).containsExactly(ResultType.RETRYABLE_FAILURE,
+                ResultType.PERMANENT_FAILURE, ResultType.COMPENSATABLE_FAILURE, ResultType.SUCCESS);
+        assertThat(outcomes.get(0).value.getDecision().getRule()).isEqualTo("explicit result_type retryable_failure");
+        assertThat(outcomes.get(3).value.getReason()).isEqualTo("success (no result_type: seed 001 backward compatibility)");
+        assertThat(deadLetter.readValuesToList()).extracting(ClassifiedOutcome::getNodeId).containsExactly("n2");
+        assertThat(compensations.readKeyValuesToList()).extracting(kv -> kv.key + ":" + kv.value.getNodeId())
+                .containsExactly("job-1:n3");
+        driver.advanceWallClockTime(Duration.ofMillis(1_999));
+        assertThat(ready.isEmpty()).isTrue();
+        driver.advanceWallClockTime(Duration.ofMillis(1));
+        assertThat(ready.readValuesToList()).extracting(RetryRequest::getTaskId).containsExactly("job-1/n1");
+    }
+}
