@@ -10,7 +10,6 @@ import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
 import java.net.BindException;
@@ -90,12 +89,12 @@ public final class AgentOutcomesService implements AutoCloseable {
 
         Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
         serdeConfig.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
-        Topics topics = new Topics(config.topicPrefix(), serdeConfig);
+        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers());
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
         registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
 
         Properties streamsProperties = streamsProperties(topics);
-        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, RetryPolicy.defaults(), streamsProperties), streamsProperties);
+        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, config.retryPolicy(), streamsProperties), streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -21,6 +22,7 @@ import java.util.regex.Pattern;
  * @param httpPort             port of the HTTP server
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
+ * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -35,6 +37,7 @@ public record AppConfig(
         int httpPort,
         int embeddedKafkaPort,
         int embeddedRegistryPort,
+        RetryPolicy retryPolicy,
         Map<String, String> kafka) {
 
     private static final Pattern SECRET = Pattern.compile(

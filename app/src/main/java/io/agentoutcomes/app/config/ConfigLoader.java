@@ -71,8 +71,16 @@ public final class ConfigLoader {
         if (replication == 0 || replication < -1 || replication > Short.MAX_VALUE) {
             throw new ConfigError(TOPIC_REPLICATION_FACTOR + " must be -1 (broker default) or at least 1, was " + replication);
         }
+        Map<String, String> policySettings = new HashMap<>();
+        kafka.keySet().removeIf(key -> {
+            if (PolicyConfig.owns(key)) {
+                policySettings.put(key, kafka.get(key));
+                return true;
+            }
+            return false;
+        });
         return new AppConfig(bootstrap, registry, applicationId, prefix, partitions, (short) replication, dataDir,
-                httpHost, httpPort, kafkaPort, registryPort, kafka);
+                httpHost, httpPort, kafkaPort, registryPort, PolicyConfig.parse(policySettings), kafka);
     }
 
     private static Map<String, String> readProperties(Path path) {

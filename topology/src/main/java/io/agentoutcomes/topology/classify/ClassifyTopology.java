@@ -52,9 +52,11 @@ public final class ClassifyTopology {
                     AvroSerde.specific(TaskAttempts.class).configured(topics.serdeConfig, false)));
         }
         KStream<String, ClassifiedOutcome> agentOutcomes = intake.agentResults().process(
-                () -> new AgentResultClassifier(policy), Named.as("classify-agent-results"), AGENT_TASKS_STORE);
+                () -> new TaskClassifier<>(policy, AGENT_TASKS, AGENT_TASKS_STORE), Named.as("classify-agent-results"),
+                AGENT_TASKS_STORE);
         KStream<String, ClassifiedOutcome> nodeOutcomes = intake.nodeFinished().process(
-                () -> new NodeFinishedClassifier(policy), Named.as("classify-node-finished"), NODE_TASKS_STORE);
+                () -> new TaskClassifier<>(policy, NODE_TASKS, NODE_TASKS_STORE), Named.as("classify-node-finished"),
+                NODE_TASKS_STORE);
         route(agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes")), topics, policy.tiers());
     }
 
@@ -102,9 +104,144 @@ public final class ClassifyTopology {
                 .build();
     }
 
-    /** The shared part: task state, de-duplication, the retry delay, and the outcome record. */
-    private abstract static class TaskClassifier<V> implements Processor<String, V, String, ClassifiedOutcome> {
-        final RetryPolicy policy;
+    /**
+     * The classified outcome of an agent result, given its task's state before it: what the classifier, the backoff
+     * and the tiers make of it. The topology and {@code agent-outcomes explain} both call this.
+     */
+    public static ClassifiedOutcome classify(AgentResult result, TaskAttempts before, RetryPolicy policy, Instant now,
+                                             Random random) {
+        int attempt = Math.max(before.getAttempts(), result.getAttempt());
+        Classifier.Verdict verdict = policy.classifier().classify(result, before.getConsecutiveFailures(),
+                before.getTotalFailures());
+        Integer retryCount = verdict.isFinal() ? attempt : null;
+        AgentResult copy = result;
+        if (retryCount != null) {
+            copy = AgentResult.newBuilder(result).build();
+            ExecutionMetadata execution = copy.getExecution() == null ? new ExecutionMetadata()
+                    : ExecutionMetadata.newBuilder(copy.getExecution()).build();
+            execution.setRetryCount(retryCount);
+            copy.setExecution(execution);
+        }
+        return outcome(result.getTaskId(), result.getResultId(), attempt, verdict, result.getRateLimit(), policy, now, random)
+                .setAgentId(result.getAgentId()).setJobId(result.getJobId()).setNodeId(result.getNodeId())
+                .setRetryCount(retryCount).setAgentResult(copy).build();
+    }
+
+    /** The classified outcome of a workflow node's completion (task {@code jobId/nodeId}), given its task's state. */
+    public static ClassifiedOutcome classify(NodeFinished event, TaskAttempts before, RetryPolicy policy, Instant now,
+                                             Random random) {
+        int attempt = Math.max(before.getAttempts(), event.getAttempt());
+        Classifier.Verdict verdict = policy.classifier().classify(event, before.getConsecutiveFailures(),
+                before.getTotalFailures());
+        return outcome(nodeTaskId(event), nodeResultId(event), attempt, verdict, null, policy, now, random)
+                .setJobId(event.getJobId()).setNodeId(event.getNodeId())
+                .setRetryCount(verdict.isFinal() ? attempt : null).setNodeFinished(event).build();
+    }
+
+    static String nodeTaskId(NodeFinished event) {
+        return event.getJobId() + "/" + event.getNodeId();
+    }
+
+    static String nodeResultId(NodeFinished event) {
+        return nodeTaskId(event) + "/" + event.getAttempt() + "/"
+                + (event.getResultType() == null ? "SUCCESS" : event.getResultType().name());
+    }
+
+    private static ClassifiedOutcome.Builder outcome(String taskId, String resultId, int attempt,
+                                                     Classifier.Verdict verdict, RateLimitState rateLimit,
+                                                     RetryPolicy policy, Instant now, Random random) {
+        ClassifiedOutcome.Builder outcome = ClassifiedOutcome.newBuilder()
+                .setTaskId(taskId)
+                .setResultId(resultId)
+                .setAttempt(attempt)
+                .setResultType(verdict.resultType())
+                .setErrorCode(verdict.code() == null ? null : verdict.code().value())
+                .setErrorCategory(verdict.category())
+                .setReason(verdict.reason())
+                .setClassifiedAt(now);
+        PolicyDecision decision = verdict.decision();
+        if (decision != null) {
+            outcome.setDecision(Decision.newBuilder().setHandling(decision.handling()).setRule(decision.rule())
+                    .setReason(decision.reason()).setConsecutiveFailures(decision.consecutiveFailures())
+                    .setTotalFailures(decision.totalFailures()).setMaxRetries(decision.maxRetries())
+                    .setStopReason(decision.stopReason()).build());
+            if (decision.handling() == ErrorHandling.RETRY) {
+                Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit, now, random);
+                outcome.setRetryDelayMs(delay.duration().toMillis()).setRetryDelayReason(delay.why());
+            }
+        }
+        return outcome;
+    }
+
+    /** The task's state after an outcome: counts reset once the task is over, the result id remembered. */
+    static TaskAttempts next(TaskAttempts state, ClassifiedOutcome outcome) {
+        List<String> recent = new ArrayList<>(state.getRecentResultIds());
+        recent.add(outcome.getResultId());
+        if (recent.size() > RECENT_RESULT_IDS) {
+            recent.subList(0, recent.size() - RECENT_RESULT_IDS).clear();
+        }
+        TaskAttempts.Builder next = TaskAttempts.newBuilder().setRecentResultIds(recent);
+        if (outcome.getResultType() == ResultType.IN_PROGRESS) {
+            return next.setAttempts(state.getAttempts()).setConsecutiveFailures(state.getConsecutiveFailures())
+                    .setTotalFailures(state.getTotalFailures()).build();
+        }
+        if (outcome.getRetryCount() != null) {
+            return next.setAttempts(0).setConsecutiveFailures(0).setTotalFailures(0).build();
+        }
+        return next.setAttempts(outcome.getAttempt() + 1)
+                .setConsecutiveFailures(outcome.getDecision().getConsecutiveFailures())
+                .setTotalFailures(outcome.getDecision().getTotalFailures()).build();
+    }
+
+    /** How one kind of completion is identified and classified. */
+    private interface TaskKind<V> {
+        String taskId(V value);
+
+        String resultId(V value);
+
+        ClassifiedOutcome classify(V value, TaskAttempts before, RetryPolicy policy, Instant now, Random random);
+    }
+
+    private static final TaskKind<AgentResult> AGENT_TASKS = new TaskKind<>() {
+        @Override
+        public String taskId(AgentResult value) {
+            return value.getTaskId();
+        }
+
+        @Override
+        public String resultId(AgentResult value) {
+            return value.getResultId();
+        }
+
+        @Override
+        public ClassifiedOutcome classify(AgentResult value, TaskAttempts before, RetryPolicy policy, Instant now,
+                                          Random random) {
+            return ClassifyTopology.classify(value, before, policy, now, random);
+        }
+    };
+
+    private static final TaskKind<NodeFinished> NODE_TASKS = new TaskKind<>() {
+        @Override
+        public String taskId(NodeFinished value) {
+            return nodeTaskId(value);
+        }
+
+        @Override
+        public String resultId(NodeFinished value) {
+            return nodeResultId(value);
+        }
+
+        @Override
+        public ClassifiedOutcome classify(NodeFinished value, TaskAttempts before, RetryPolicy policy, Instant now,
+                                          Random random) {
+            return ClassifyTopology.classify(value, before, policy, now, random);
+        }
+    };
+
+    /** Task state, de-duplication and counters around {@link TaskKind#classify}. */
+    private static final class TaskClassifier<V> implements Processor<String, V, String, ClassifiedOutcome> {
+        private final RetryPolicy policy;
+        private final TaskKind<V> kind;
         private final String storeName;
         private final Random random = new Random();
         private ProcessorContext<String, ClassifiedOutcome> context;
@@ -112,8 +249,9 @@ public final class ClassifyTopology {
         private Sensor duplicates;
         private Sensor ignored;
 
-        TaskClassifier(RetryPolicy policy, String storeName) {
+        TaskClassifier(RetryPolicy policy, TaskKind<V> kind, String storeName) {
             this.policy = policy;
+            this.kind = kind;
             this.storeName = storeName;
         }
 
@@ -127,163 +265,28 @@ public final class ClassifyTopology {
                     Sensor.RecordingLevel.INFO);
         }
 
-        abstract String taskId(String key, V value);
-
-        abstract String resultId(V value);
-
-        abstract int reportedAttempt(V value);
-
-        abstract Classifier.Verdict classify(V value, TaskAttempts state);
-
-        abstract ClassifiedOutcome.Builder describe(String taskId, V value, Classifier.Verdict verdict, Integer retryCount);
-
-        abstract RateLimitState rateLimit(V value);
-
         @Override
         public void process(Record<String, V> record) {
             V value = record.value();
             if (value == null) {
                 return;
             }
-            String taskId = taskId(record.key(), value);
+            String taskId = kind.taskId(value);
             TaskAttempts state = tasks.get(taskId);
             if (state == null) {
                 state = TaskAttempts.newBuilder().build();
             }
-            String resultId = resultId(value);
-            if (state.getRecentResultIds().contains(resultId)) {
+            if (state.getRecentResultIds().contains(kind.resultId(value))) {
                 duplicates.record();
                 return;
             }
-            int attempt = Math.max(state.getAttempts(), reportedAttempt(value));
-            Classifier.Verdict verdict = classify(value, state);
-            Instant now = Instant.ofEpochMilli(context.currentSystemTimeMs());
-            ClassifiedOutcome.Builder outcome = describe(taskId, value, verdict, verdict.isFinal() ? attempt : null)
-                    .setTaskId(taskId)
-                    .setResultId(resultId)
-                    .setAttempt(attempt)
-                    .setResultType(verdict.resultType())
-                    .setErrorCode(verdict.code() == null ? null : verdict.code().value())
-                    .setErrorCategory(verdict.category())
-                    .setReason(verdict.reason())
-                    .setClassifiedAt(now);
-            PolicyDecision decision = verdict.decision();
-            if (decision != null) {
-                outcome.setDecision(Decision.newBuilder().setHandling(decision.handling()).setRule(decision.rule())
-                        .setReason(decision.reason()).setConsecutiveFailures(decision.consecutiveFailures())
-                        .setTotalFailures(decision.totalFailures()).setMaxRetries(decision.maxRetries())
-                        .setStopReason(decision.stopReason()).build());
-                if (decision.handling() == ErrorHandling.RETRY) {
-                    Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit(value), now, random);
-                    outcome.setRetryDelayMs(delay.duration().toMillis()).setRetryDelayReason(delay.why());
-                } else if (decision.handling() == ErrorHandling.IGNORE) {
-                    ignored.record();
-                }
+            ClassifiedOutcome outcome = kind.classify(value, state, policy,
+                    Instant.ofEpochMilli(context.currentSystemTimeMs()), random);
+            if (outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.IGNORE) {
+                ignored.record();
             }
-            tasks.put(taskId, next(state, verdict, attempt, resultId));
-            context.forward(record.withKey(taskId).withValue(outcome.build()));
-        }
-
-        /** The task's state after this completion: counts reset once the task is over, result id remembered. */
-        private static TaskAttempts next(TaskAttempts state, Classifier.Verdict verdict, int attempt, String resultId) {
-            List<String> recent = new ArrayList<>(state.getRecentResultIds());
-            recent.add(resultId);
-            if (recent.size() > RECENT_RESULT_IDS) {
-                recent.subList(0, recent.size() - RECENT_RESULT_IDS).clear();
-            }
-            TaskAttempts.Builder next = TaskAttempts.newBuilder().setRecentResultIds(recent);
-            if (verdict.resultType() == ResultType.IN_PROGRESS) {
-                return next.setAttempts(state.getAttempts()).setConsecutiveFailures(state.getConsecutiveFailures())
-                        .setTotalFailures(state.getTotalFailures()).build();
-            }
-            if (verdict.isFinal()) {
-                return next.setAttempts(0).setConsecutiveFailures(0).setTotalFailures(0).build();
-            }
-            return next.setAttempts(attempt + 1).setConsecutiveFailures(verdict.decision().consecutiveFailures())
-                    .setTotalFailures(verdict.decision().totalFailures()).build();
-        }
-    }
-
-    private static final class AgentResultClassifier extends TaskClassifier<AgentResult> {
-        AgentResultClassifier(RetryPolicy policy) {
-            super(policy, AGENT_TASKS_STORE);
-        }
-
-        @Override
-        String taskId(String key, AgentResult value) {
-            return value.getTaskId();
-        }
-
-        @Override
-        String resultId(AgentResult value) {
-            return value.getResultId();
-        }
-
-        @Override
-        int reportedAttempt(AgentResult value) {
-            return value.getAttempt();
-        }
-
-        @Override
-        Classifier.Verdict classify(AgentResult value, TaskAttempts state) {
-            return policy.classifier().classify(value, state.getConsecutiveFailures(), state.getTotalFailures());
-        }
-
-        @Override
-        RateLimitState rateLimit(AgentResult value) {
-            return value.getRateLimit();
-        }
-
-        @Override
-        ClassifiedOutcome.Builder describe(String taskId, AgentResult value, Classifier.Verdict verdict, Integer retryCount) {
-            AgentResult result = value;
-            if (retryCount != null) {
-                result = AgentResult.newBuilder(value).build();
-                ExecutionMetadata execution = result.getExecution() == null ? new ExecutionMetadata()
-                        : ExecutionMetadata.newBuilder(result.getExecution()).build();
-                execution.setRetryCount(retryCount);
-                result.setExecution(execution);
-            }
-            return ClassifiedOutcome.newBuilder().setAgentId(value.getAgentId()).setJobId(value.getJobId())
-                    .setNodeId(value.getNodeId()).setRetryCount(retryCount).setAgentResult(result);
-        }
-    }
-
-    private static final class NodeFinishedClassifier extends TaskClassifier<NodeFinished> {
-        NodeFinishedClassifier(RetryPolicy policy) {
-            super(policy, NODE_TASKS_STORE);
-        }
-
-        @Override
-        String taskId(String key, NodeFinished value) {
-            return value.getJobId() + "/" + value.getNodeId();
-        }
-
-        @Override
-        String resultId(NodeFinished value) {
-            return value.getJobId() + "/" + value.getNodeId() + "/" + value.getAttempt() + "/"
-                    + (value.getResultType() == null ? "SUCCESS" : value.getResultType().name());
-        }
-
-        @Override
-        int reportedAttempt(NodeFinished value) {
-            return value.getAttempt();
-        }
-
-        @Override
-        Classifier.Verdict classify(NodeFinished value, TaskAttempts state) {
-            return policy.classifier().classify(value, state.getConsecutiveFailures(), state.getTotalFailures());
-        }
-
-        @Override
-        RateLimitState rateLimit(NodeFinished value) {
-            return null;
-        }
-
-        @Override
-        ClassifiedOutcome.Builder describe(String taskId, NodeFinished value, Classifier.Verdict verdict, Integer retryCount) {
-            return ClassifiedOutcome.newBuilder().setJobId(value.getJobId()).setNodeId(value.getNodeId())
-                    .setRetryCount(retryCount).setNodeFinished(value);
+            tasks.put(taskId, next(state, outcome));
+            context.forward(record.withKey(taskId).withValue(outcome));
         }
     }
 }

@@ -1,0 +1,223 @@
+package io.agentoutcomes.app.config;
+
+import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.topology.classify.Backoff;
+import io.agentoutcomes.topology.classify.Classifier;
+import io.agentoutcomes.topology.classify.ErrorCode;
+import io.agentoutcomes.topology.classify.ErrorPolicy;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.RetryTiers;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Parses the {@code policy.*}, {@code backoff.*} and {@code retry.*} settings into a {@link RetryPolicy}:
+ *
+ * <pre>
+ * policy.preset=default | stop-on-any-error | retry-tool-errors | ignore-tool-errors | retry-all
+ * policy.max.retries=5
+ * policy.category.&lt;tool|model|validation|rate_limit|timeout|unknown&gt;=stop | retry | ignore
+ * policy.code.&lt;canonical code, e.g. llm-timeout&gt;=stop | retry | ignore
+ * policy.agent.&lt;agent id&gt;.preset / .max.retries / .category.&lt;c&gt; / .code.&lt;code&gt;   (starts from the global policy)
+ * backoff.base.&lt;code&gt;.ms=5000   backoff.default.base.ms=2000   backoff.cap.ms=30000
+ * backoff.multiplier=2   backoff.jitter=0.2
+ * retry.tiers=1s,5s,30s   (default: one per backoff base and the cap, then "long")
+ * retry.scheduler.interval.ms=20
+ * </pre>
+ */
+public final class PolicyConfig {
+    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.");
+
+    private PolicyConfig() {
+    }
+
+    /** Whether a setting belongs here rather than to Kafka. */
+    static boolean owns(String key) {
+        return PREFIXES.stream().anyMatch(key::startsWith);
+    }
+
+    public static RetryPolicy parse(Map<String, String> settings) {
+        Map<String, String> sorted = new TreeMap<>(settings);
+        ErrorPolicy global = policy(sorted, "policy.", ErrorPolicy.seed000Default());
+        Map<String, ErrorPolicy> agents = new HashMap<>();
+        for (String agent : agentIds(sorted)) {
+            agents.put(agent, policy(sorted, "policy.agent." + agent + ".", global));
+        }
+        Backoff backoff = backoff(sorted);
+        RetryTiers tiers = sorted.containsKey("retry.tiers") ? RetryTiers.of(durations("retry.tiers", sorted.get("retry.tiers")))
+                : RetryTiers.derivedFrom(backoff);
+        Duration interval = Duration.ofMillis(number(sorted, "retry.scheduler.interval.ms", 20));
+        if (interval.isZero() || interval.isNegative()) {
+            throw new ConfigLoader.ConfigError("retry.scheduler.interval.ms must be at least 1");
+        }
+        unknownKeys(sorted, agents.keySet());
+        return new RetryPolicy(new Classifier(global, agents), backoff, tiers, interval);
+    }
+
+    private static ErrorPolicy policy(Map<String, String> settings, String prefix, ErrorPolicy start) {
+        ErrorPolicy policy = start;
+        String preset = settings.get(prefix + "preset");
+        if (preset != null) {
+            policy = ErrorPolicy.preset(preset).orElseThrow(() -> new ConfigLoader.ConfigError(prefix + "preset is '" + preset
+                    + "': expected default, stop-on-any-error, retry-tool-errors, ignore-tool-errors or retry-all"));
+        }
+        if (settings.containsKey(prefix + "max.retries")) {
+            policy = policy.withMaxRetries((int) number(settings, prefix + "max.retries", 0));
+        }
+        for (Map.Entry<String, String> entry : settings.entrySet()) {
+            String rest = entry.getKey().startsWith(prefix) ? entry.getKey().substring(prefix.length()) : null;
+            if (rest == null || rest.startsWith("agent.") && prefix.equals("policy.")) {
+                continue;
+            }
+            if (rest.startsWith("category.")) {
+                policy = policy.withCategory(category(entry.getKey(), rest.substring("category.".length())),
+                        handling(entry.getKey(), entry.getValue()));
+            } else if (rest.startsWith("code.")) {
+                policy = policy.withCode(code(entry.getKey(), rest.substring("code.".length())),
+                        handling(entry.getKey(), entry.getValue()));
+            }
+        }
+        return policy;
+    }
+
+    private static List<String> agentIds(Map<String, String> settings) {
+        List<String> agents = new ArrayList<>();
+        for (String key : settings.keySet()) {
+            if (!key.startsWith("policy.agent.")) {
+                continue;
+            }
+            String rest = key.substring("policy.agent.".length());
+            int end = Math.max(Math.max(rest.lastIndexOf(".category."), rest.lastIndexOf(".code.")),
+                    Math.max(rest.endsWith(".preset") ? rest.length() - ".preset".length() : -1,
+                            rest.endsWith(".max.retries") ? rest.length() - ".max.retries".length() : -1));
+            if (end <= 0) {
+                throw new ConfigLoader.ConfigError(key + " is not a policy setting: expected policy.agent.<agent id>."
+                        + "preset, .max.retries, .category.<category> or .code.<code>");
+            }
+            String agent = rest.substring(0, end);
+            if (!agents.contains(agent)) {
+                agents.add(agent);
+            }
+        }
+        return agents;
+    }
+
+    private static Backoff backoff(Map<String, String> settings) {
+        Backoff backoff = Backoff.seed000();
+        for (Map.Entry<String, String> entry : settings.entrySet()) {
+            String key = entry.getKey();
+            if (key.startsWith("backoff.base.") && key.endsWith(".ms")) {
+                String code = key.substring("backoff.base.".length(), key.length() - ".ms".length());
+                backoff = backoff.withBase(code(key, code), Duration.ofMillis(number(settings, key, 0)));
+            }
+        }
+        try {
+            return new Backoff(backoff.bases(),
+                    Duration.ofMillis(number(settings, "backoff.default.base.ms", backoff.defaultBase().toMillis())),
+                    Duration.ofMillis(number(settings, "backoff.cap.ms", backoff.cap().toMillis())),
+                    decimal(settings, "backoff.multiplier", backoff.multiplier()),
+                    decimal(settings, "backoff.jitter", backoff.jitter()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError("backoff settings: " + e.getMessage());
+        }
+    }
+
+    private static void unknownKeys(Map<String, String> settings, java.util.Set<String> agents) {
+        for (String key : settings.keySet()) {
+            if (!owns(key)) {
+                continue;
+            }
+            boolean known = key.equals("policy.preset") || key.equals("policy.max.retries")
+                    || key.startsWith("policy.category.") || key.startsWith("policy.code.") || key.startsWith("policy.agent.")
+                    || key.startsWith("backoff.base.") && key.endsWith(".ms") || key.equals("backoff.default.base.ms")
+                    || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
+                    || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms");
+            if (!known) {
+                throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
+            }
+        }
+    }
+
+    private static ErrorHandling handling(String key, String value) {
+        try {
+            return ErrorHandling.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError(key + " is '" + value + "': expected stop, retry or ignore");
+        }
+    }
+
+    private static ErrorCategory category(String key, String name) {
+        try {
+            return ErrorCategory.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError(key + ": '" + name + "' is not a category: expected one of "
+                    + Arrays.stream(ErrorCategory.values()).map(c -> c.name().toLowerCase(Locale.ROOT))
+                            .collect(Collectors.joining(", ")));
+        }
+    }
+
+    private static ErrorCode code(String key, String value) {
+        return ErrorCode.fromValue(value.trim()).orElseThrow(() -> new ConfigLoader.ConfigError(key + ": '" + value
+                + "' is not a canonical error code: expected one of "
+                + Arrays.stream(ErrorCode.values()).map(ErrorCode::value).collect(Collectors.joining(", "))));
+    }
+
+    private static long number(Map<String, String> settings, String key, long fallback) {
+        String value = settings.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            long number = Long.parseLong(value.trim());
+            if (number < 0) {
+                throw new ConfigLoader.ConfigError(key + " must not be negative, was " + number);
+            }
+            return number;
+        } catch (NumberFormatException e) {
+            throw new ConfigLoader.ConfigError(key + " must be a whole number, was '" + value + "'");
+        }
+    }
+
+    private static double decimal(Map<String, String> settings, String key, double fallback) {
+        String value = settings.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return Double.parseDouble(value.trim());
+        } catch (NumberFormatException e) {
+            throw new ConfigLoader.ConfigError(key + " must be a number, was '" + value + "'");
+        }
+    }
+
+    private static List<Duration> durations(String key, String value) {
+        List<Duration> durations = new ArrayList<>();
+        for (String part : value.split(",")) {
+            String text = part.trim().toLowerCase(Locale.ROOT);
+            try {
+                if (text.endsWith("ms")) {
+                    durations.add(Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2))));
+                } else if (text.endsWith("s")) {
+                    durations.add(Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1))));
+                } else if (text.endsWith("m")) {
+                    durations.add(Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1))));
+                } else if (text.endsWith("h")) {
+                    durations.add(Duration.ofHours(Long.parseLong(text.substring(0, text.length() - 1))));
+                } else {
+                    throw new NumberFormatException(text);
+                }
+            } catch (NumberFormatException e) {
+                throw new ConfigLoader.ConfigError(key + ": '" + part.trim() + "' is not a duration like 500ms, 5s, 2m or 1h");
+            }
+        }
+        return durations;
+    }
+}
