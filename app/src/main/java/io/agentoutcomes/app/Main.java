@@ -1,14 +1,15 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.explain.ExplainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The command line: {@code agent-outcomes run}. */
+/** The command line: {@code agent-outcomes run}, {@code agent-outcomes explain}. */
 @Command(name = "agent-outcomes",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Classifies, retries, replays and aggregates the outcomes of AI agent fleets on Kafka.",
-        subcommands = {RunCommand.class})
+        subcommands = {RunCommand.class, ExplainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

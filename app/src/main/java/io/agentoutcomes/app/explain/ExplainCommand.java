@@ -1,0 +1,142 @@
+package io.agentoutcomes.app.explain;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.agentoutcomes.app.ConfigOptions;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.http.AvroJson;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.TaskAttempts;
+import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
+import io.agentoutcomes.topology.ingest.InvalidInputException;
+import io.agentoutcomes.topology.ingest.NodeFinishedNormalizer;
+import io.agentoutcomes.topology.ingest.RecordContext;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code agent-outcomes explain}: one JSON envelope in, and out, as JSON, its canonical record, classification,
+ * decision with explanation, and retry delay: computed by the code the pipeline runs, with the same settings.
+ */
+@Command(name = "explain", mixinStandardHelpOptions = true,
+        description = "Explain what the pipeline does with one JSON envelope (any dialect, or a node_finished event): "
+                + "the canonical record, its classification, the decision and the retry delay.")
+public final class ExplainCommand implements Callable<Integer> {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Parameters(arity = "0..1", paramLabel = "FILE", description = "The envelope; standard input when absent or '-'.")
+    Path file;
+
+    @Option(names = "--header", paramLabel = "NAME=VALUE", description = "A record header, e.g. agent-id=a1. Repeatable.")
+    Map<String, String> headers = new LinkedHashMap<>();
+
+    @Option(names = "--key", paramLabel = "KEY", description = "The record key (the task id, or the job id for node_finished).")
+    String key;
+
+    @Option(names = "--node-finished", description = "Read the envelope as a node_finished event (seed 001).")
+    boolean nodeFinished;
+
+    @Option(names = "--failures-before", paramLabel = "N",
+            description = "Consecutive failures of the task before this one (default: 0, a first failure).")
+    int failuresBefore;
+
+    @Mixin
+    ConfigOptions options;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        AppConfig config = options.load(System.getenv());
+        byte[] envelope = read();
+        RecordHeaders recordHeaders = new RecordHeaders();
+        headers.forEach((name, value) -> recordHeaders.add(name, value.getBytes(StandardCharsets.UTF_8)));
+        Instant now = Instant.ofEpochMilli(System.currentTimeMillis());
+        String topic = config.topicPrefix() + (nodeFinished ? Topics.NODE_FINISHED_JSON : Topics.AGENT_RESULTS_JSON);
+        RecordContext context = new RecordContext(key, recordHeaders, topic, 0, 0, now);
+        PrintWriter out = spec.commandLine().getOut();
+        try {
+            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(
+                    explain(envelope, context, config.retryPolicy(), now)));
+            out.flush();
+            return 0;
+        } catch (InvalidInputException e) {
+            ObjectNode rejected = JSON.createObjectNode();
+            rejected.putObject("rejected").put("reason", e.kind().label()).put("message", e.getMessage());
+            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(rejected));
+            out.flush();
+            return 3;
+        }
+    }
+
+    /** The explanation of one envelope. */
+    JsonNode explain(byte[] envelope, RecordContext context, RetryPolicy policy, Instant now) {
+        TaskAttempts before = TaskAttempts.newBuilder().setAttempts(failuresBefore)
+                .setConsecutiveFailures(failuresBefore).setTotalFailures(failuresBefore).build();
+        ObjectNode explanation = JSON.createObjectNode();
+        ClassifiedOutcome outcome;
+        if (nodeFinished) {
+            NodeFinished event = NodeFinishedNormalizer.normalize(envelope, context);
+            explanation.set("canonical", AvroJson.toJson(event));
+            outcome = ClassifyTopology.classify(event, before, policy, now, new Random());
+        } else {
+            AgentResult result = AgentResultNormalizer.normalize(envelope, context);
+            explanation.set("canonical", AvroJson.toJson(result));
+            outcome = ClassifyTopology.classify(result, before, policy, now, new Random());
+        }
+        explanation.putObject("classification")
+                .put("taskId", outcome.getTaskId())
+                .put("attempt", outcome.getAttempt())
+                .put("resultType", outcome.getResultType().name())
+                .put("errorCode", outcome.getErrorCode())
+                .put("errorCategory", outcome.getErrorCategory() == null ? null : outcome.getErrorCategory().name())
+                .put("reason", outcome.getReason());
+        explanation.set("decision", AvroJson.toJson(outcome.getDecision()));
+        if (outcome.getRetryDelayMs() != null) {
+            long delay = outcome.getRetryDelayMs();
+            explanation.putObject("retry")
+                    .put("delayMs", delay)
+                    .put("why", outcome.getRetryDelayReason())
+                    .put("tier", policy.tiers().tierFor(Duration.ofMillis(delay)).name())
+                    .put("nextAttempt", outcome.getAttempt() + 1);
+        } else {
+            explanation.putNull("retry");
+        }
+        if (outcome.getRetryCount() != null) {
+            explanation.put("retryCount", outcome.getRetryCount());
+        }
+        return explanation;
+    }
+
+    private byte[] read() throws IOException {
+        if (file == null || file.toString().equals("-")) {
+            try (InputStream in = System.in) {
+                return in.readAllBytes();
+            }
+        }
+        return Files.readAllBytes(file);
+    }
+}

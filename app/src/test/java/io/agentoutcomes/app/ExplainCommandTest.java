@@ -1,0 +1,86 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class ExplainCommandTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+
+    private JsonNode explain(String envelope, String... args) throws Exception {
+        Path file = dir.resolve("envelope.json");
+        Files.writeString(file, envelope);
+        CommandLine cli = Main.commandLine();
+        cli.setOut(new PrintWriter(out));
+        String[] all = new String[args.length + 2];
+        all[0] = "explain";
+        all[1] = file.toString();
+        System.arraycopy(args, 0, all, 2, args.length);
+        int exit = cli.execute(all);
+        JsonNode answer = JSON.readTree(out.toString());
+        answer.withObject("/meta").put("exit", exit);
+        return answer;
+    }
+
+    @Test
+    void explainsASeed000RateLimitAsTheTopologyWould() throws Exception {
+        JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-rate-limit\"}}",
+                "--header", "agent-id=photo-analyzer", "--key", "task-9");
+
+        assertThat(answer.at("/meta/exit").asInt()).isZero();
+        assertThat(answer.at("/canonical/dialect").asText()).isEqualTo("VAT_ENVELOPE");
+        assertThat(answer.at("/canonical/outcome/type").asText()).isEqualTo("Failure");
+        assertThat(answer.at("/canonical/outcome/error/code").asText()).isEqualTo("llm-rate-limit");
+        assertThat(answer.get("classification")).isEqualTo(JSON.readTree("{\"taskId\":\"task-9\",\"attempt\":0,"
+                + "\"resultType\":\"RETRYABLE_FAILURE\",\"errorCode\":\"llm-rate-limit\",\"errorCategory\":\"RATE_LIMIT\","
+                + "\"reason\":\"llm-rate-limit\"}"));
+        assertThat(answer.get("decision")).isEqualTo(JSON.readTree("{\"handling\":\"RETRY\","
+                + "\"rule\":\"default policy, code llm-rate-limit\",\"reason\":\"Rate_limit error, retrying (1/5)\","
+                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null}"));
+        assertThat(answer.get("retry")).isEqualTo(JSON.readTree("{\"delayMs\":5000,\"why\":\"backoff 5000 ms x 2^0\","
+                + "\"tier\":\"5s\",\"nextAttempt\":1}"));
+    }
+
+    @Test
+    void usesTheSamePolicySettingsAsRun() throws Exception {
+        JsonNode answer = explain("{\"status\":\"error\",\"error\":\"llm-timeout\"}", "--header", "agent-id=a",
+                "--key", "t", "--failures-before", "2", "-p", "policy.preset=retry-tool-errors");
+
+        assertThat(answer.at("/decision/handling").asText()).isEqualTo("STOP");
+        assertThat(answer.at("/decision/stopReason").asText()).isEqualTo("RETRY_LIMIT");
+        assertThat(answer.at("/decision/reason").asText()).isEqualTo("Timeout error after 3 consecutive failures (max: 3)");
+        assertThat(answer.get("retry").isNull()).isTrue();
+        assertThat(answer.get("retryCount").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void explainsANodeFinishedWithoutResultTypeAsSuccess() throws Exception {
+        JsonNode answer = explain("{\"job_id\":\"j\",\"node_id\":\"n\"}", "--node-finished");
+
+        assertThat(answer.at("/classification/resultType").asText()).isEqualTo("SUCCESS");
+        assertThat(answer.at("/classification/taskId").asText()).isEqualTo("j/n");
+        assertThat(answer.get("decision").isNull()).isTrue();
+    }
+
+    @Test
+    void badInputIsExplainedAsRejected() throws Exception {
+        JsonNode answer = explain("{\"status\":\"success\",\"data\":1,\"confidence\":2}", "--header", "agent-id=a");
+
+        assertThat(answer.at("/meta/exit").asInt()).isEqualTo(3);
+        assertThat(answer.get("rejected")).isEqualTo(JSON.readTree(
+                "{\"reason\":\"out-of-range\",\"message\":\"confidence is 2: must be between 0 and 1\"}"));
+    }
+}
