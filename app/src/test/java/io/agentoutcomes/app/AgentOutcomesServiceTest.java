@@ -13,6 +13,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
@@ -233,6 +234,54 @@ class AgentOutcomesServiceTest {
                     .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").build());
             assertThat(continuation).isEqualTo(ContinuationEvaluated.newBuilder().setAgentId("agent-1").setStep(2)
                     .setShouldContinue(false).setStopReason(StopReason.STEPS_LIMIT).setResolvedBy("StepsLimit").build());
+        }
+    }
+
+    @Test
+    void retriesPendingWhenTheServiceStopsAreForwardedOnceAfterItRestartsNoneEarly() throws Exception {
+        AppConfig base = config("retries");
+        Map<String, String> settings = new HashMap<>(Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.APPLICATION_ID, base.applicationId(),
+                ConfigLoader.TOPIC_PREFIX, base.topicPrefix(),
+                ConfigLoader.TOPIC_PARTITIONS, "2",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        settings.put("backoff.base.llm-timeout.ms", "6000");
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), settings);
+        String prefix = config.topicPrefix();
+        int tasks = 20;
+
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+            try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
+                for (int i = 0; i < tasks; i++) {
+                    AgentResult failure = AgentResult.newBuilder().setResultId("r-" + i).setAgentId("a").setTaskId("task-" + i)
+                            .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-timeout").build())
+                                    .build()).build();
+                    producer.send(new ProducerRecord<>(prefix + "agent-results", failure.getTaskId(), failure)).get();
+                }
+            }
+            long firstDue = readAll(prefix + "retry-delay-6s", tasks, AvroSerde.specific(RetryRequest.class)
+                    .configured(serde, false).deserializer()).stream()
+                    .mapToLong(r -> r.value().getDueAt().toEpochMilli()).min().orElseThrow();
+            assertThat(System.currentTimeMillis()).as("every retry still pending when the service stops").isLessThan(firstDue);
+        }
+
+        try (AgentOutcomesService restarted = AgentOutcomesService.start(config)) {
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, restarted.schemaRegistryUrl());
+            List<ConsumerRecord<String, RetryRequest>> ready = readAll(prefix + "retry-ready", tasks,
+                    AvroSerde.specific(RetryRequest.class).configured(serde, false).deserializer());
+            assertThat(ready).extracting(r -> r.value().getResultId()).doesNotHaveDuplicates().hasSize(tasks);
+            assertThat(ready).allSatisfy(r -> assertThat(r.timestamp())
+                    .as("forwarded at or after its due time").isGreaterThanOrEqualTo(r.value().getDueAt().toEpochMilli()));
+            assertThat(ready).allSatisfy(r -> assertThat(r.value().getDelayMs()).isEqualTo(6_000L));
+            Thread.sleep(2_000);
+            assertThat(readAll(prefix + "retry-ready", tasks, AvroSerde.specific(RetryRequest.class)
+                    .configured(serde, false).deserializer())).as("nothing forwarded twice").hasSize(tasks);
         }
     }
 
