@@ -1,0 +1,77 @@
+package io.agentoutcomes.app.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.topology.classify.ErrorCode;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PolicyConfigTest {
+
+    private static RetryPolicy load(Map<String, String> settings) {
+        return ConfigLoader.load(Optional.empty(), Map.of(), settings).retryPolicy();
+    }
+
+    @Test
+    void withNothingSetItIsSeed000sDefaultPolicyAndBackoff() {
+        RetryPolicy policy = load(Map.of());
+
+        assertThat(policy.classifier().defaultPolicy().name()).isEqualTo("default");
+        assertThat(policy.classifier().defaultPolicy().maxRetries()).isEqualTo(5);
+        assertThat(policy.backoff().cap()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(policy.tiers().names()).containsExactly("1s", "2s", "5s", "10s", "30s", "long");
+        assertThat(policy.schedulerInterval()).isEqualTo(Duration.ofMillis(20));
+    }
+
+    @Test
+    void presetsCategoriesCodesAndAgentsAreConfigurableAndNotPassedToKafka() {
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                "policy.preset", "retry-tool-errors",
+                "policy.max.retries", "4",
+                "policy.category.model", "retry",
+                "policy.code.auth-failed", "stop",
+                "policy.agent.billing.bot.preset", "stop-on-any-error",
+                "policy.agent.billing.bot.code.llm-timeout", "retry",
+                "backoff.base.llm-timeout.ms", "250",
+                "backoff.cap.ms", "60000",
+                "retry.tiers", "500ms,1m",
+                "retry.scheduler.interval.ms", "10"));
+        RetryPolicy policy = config.retryPolicy();
+
+        assertThat(config.kafka()).isEmpty();
+        assertThat(policy.classifier().defaultPolicy().maxRetries()).isEqualTo(4);
+        assertThat(policy.classifier().defaultPolicy().categories()).containsEntry(ErrorCategory.MODEL, ErrorHandling.RETRY)
+                .containsEntry(ErrorCategory.TOOL, ErrorHandling.RETRY);
+        assertThat(policy.classifier().defaultPolicy().codes()).containsExactly(Map.entry(ErrorCode.AUTH_FAILED, ErrorHandling.STOP));
+        assertThat(policy.classifier().policyFor("billing.bot").name()).isEqualTo("stop-on-any-error");
+        assertThat(policy.classifier().policyFor("billing.bot").codes()).containsEntry(ErrorCode.LLM_TIMEOUT, ErrorHandling.RETRY);
+        assertThat(policy.classifier().policyFor("other")).isSameAs(policy.classifier().defaultPolicy());
+        assertThat(policy.backoff().bases()).containsEntry(ErrorCode.LLM_TIMEOUT, Duration.ofMillis(250));
+        assertThat(policy.backoff().cap()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(policy.tiers().names()).containsExactly("500ms", "1m", "long");
+        assertThat(policy.schedulerInterval()).isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
+    void mistakesAreRefusedNamingTheSetting() {
+        assertThatThrownBy(() -> load(Map.of("policy.preset", "retry-some"))).hasMessageStartingWith(
+                "policy.preset is 'retry-some': expected default, stop-on-any-error");
+        assertThatThrownBy(() -> load(Map.of("policy.category.network", "retry"))).hasMessageStartingWith(
+                "policy.category.network: 'network' is not a category: expected one of tool, model");
+        assertThatThrownBy(() -> load(Map.of("policy.code.llm-timeout", "later"))).hasMessage(
+                "policy.code.llm-timeout is 'later': expected stop, retry or ignore");
+        assertThatThrownBy(() -> load(Map.of("backoff.base.timeout.ms", "5"))).hasMessageStartingWith(
+                "backoff.base.timeout.ms: 'timeout' is not a canonical error code");
+        assertThatThrownBy(() -> load(Map.of("backoff.jitter", "2"))).hasMessageStartingWith("backoff settings:");
+        assertThatThrownBy(() -> load(Map.of("retry.tiers", "5 seconds"))).hasMessage(
+                "retry.tiers: '5 seconds' is not a duration like 500ms, 5s, 2m or 1h");
+        assertThatThrownBy(() -> load(Map.of("policy.maxretries", "3"))).hasMessage(
+                "Unknown setting policy.maxretries (see docs/classification.md)");
+    }
+}
