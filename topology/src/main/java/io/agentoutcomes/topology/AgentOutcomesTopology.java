@@ -4,6 +4,7 @@ import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
+import io.agentoutcomes.topology.replay.ReplayTopology;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -14,7 +15,8 @@ import org.apache.kafka.streams.TopologyConfig;
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
  * their own; this class only puts them together: {@link IngestTopology} (JSON of every dialect to canonical Avro),
  * {@link Intake} (the Avro input topics decoded; undecodable records to {@code rejected-input}),
- * {@link ClassifyTopology} (classification and routing) and {@link RetrySchedulerTopology} (delayed retries).
+ * {@link ClassifyTopology} (classification and routing), {@link RetrySchedulerTopology} (delayed retries) and
+ * {@link ReplayTopology} (per-job replay state).
  */
 public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
@@ -37,6 +39,7 @@ public final class AgentOutcomesTopology {
         Intake intake = Intake.build(builder, topics);
         ClassifyTopology.build(builder, topics, intake, policy);
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval());
+        ReplayTopology.build(builder, topics, intake);
         return builder.build(streamsConfig);
     }
 

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -55,6 +56,7 @@ public final class Topics {
     public static final String RETRY_READY = "retry-ready";
     public static final String DEAD_LETTER = "dead-letter";
     public static final String COMPENSATIONS = "compensations";
+    public static final String REPLAY_STATE = "replay-state";
 
     /** The Avro serde's settings, for the stores of the stages. */
     public final Map<String, ?> serdeConfig;
@@ -71,6 +73,7 @@ public final class Topics {
     public final Topic<String, RetryRequest> retryReady;
     public final Topic<String, ClassifiedOutcome> deadLetter;
     public final Topic<String, ClassifiedOutcome> compensations;
+    public final Topic<String, JobReplayState> replayState;
 
     /** The topics with the default retry tiers (derived from seed 000's backoff table). */
     public Topics(String prefix, Map<String, ?> serdeConfig) {
@@ -101,6 +104,8 @@ public final class Topics {
         retryReady = avro(prefix + RETRY_READY, RetryRequest.class, serdeConfig);
         deadLetter = avro(prefix + DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
         compensations = avro(prefix + COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
+        Topic<String, JobReplayState> replay = avro(prefix + REPLAY_STATE, JobReplayState.class, serdeConfig);
+        replayState = new Topic<>(replay.name(), replay.keySerde(), replay.valueSerde(), Cleanup.COMPACT, replay.valueSchema());
     }
 
     /** Every topic, for creating them at start. */
@@ -108,7 +113,7 @@ public final class Topics {
         List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
                 continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
-        all.addAll(List.of(retryReady, deadLetter, compensations));
+        all.addAll(List.of(retryReady, deadLetter, compensations, replayState));
         return all;
     }
 

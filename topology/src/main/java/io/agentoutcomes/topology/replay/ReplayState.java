@@ -1,0 +1,124 @@
+package io.agentoutcomes.topology.replay;
+
+import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.avro.JobStatus;
+import io.agentoutcomes.avro.NodeAttempt;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.NodeReplay;
+import io.agentoutcomes.avro.StepResultType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Seed 001's replay rules (BuildFromEvents), as a fold: only {@code success}, or a missing {@code result_type},
+ * completes a node and updates its payload results; failures never do. Everything derived (completed ids, cursor,
+ * payload results, status) is recomputed from the set of attempts, so a duplicate event changes nothing and events
+ * in any order give the same state. Pure.
+ */
+public final class ReplayState {
+    private static final Comparator<NodeReplay> STEP_ORDER = Comparator
+            .comparing((NodeReplay n) -> n.getStepIndex() == null ? Integer.MAX_VALUE : n.getStepIndex())
+            .thenComparing(NodeReplay::getNodeId);
+
+    private ReplayState() {
+    }
+
+    /** The state of a job before any event. */
+    public static JobReplayState empty(String jobId) {
+        return JobReplayState.newBuilder().setJobId(jobId).setStatus(JobStatus.RUNNING).build();
+    }
+
+    /** The state after one more event. */
+    public static JobReplayState apply(JobReplayState state, NodeFinished event, Instant eventTime) {
+        NodeAttempt attempt = NodeAttempt.newBuilder()
+                .setAttempt(event.getAttempt())
+                .setResultType(event.getResultType() == null ? StepResultType.SUCCESS : event.getResultType())
+                .setResultTypeMissing(event.getResultType() == null)
+                .setReason(event.getReason())
+                .setDurationMs(event.getDurationMs())
+                .setTraceSpanId(event.getTraceSpanId())
+                .setParentSpanId(event.getParentSpanId())
+                .setFinishedAtMs(event.getTimestamp() == null ? null : event.getTimestamp().toEpochMilli())
+                .build();
+        Map<String, NodeReplay> nodes = new LinkedHashMap<>();
+        state.getNodes().forEach(node -> nodes.put(node.getNodeId(), NodeReplay.newBuilder(node).build()));
+        NodeReplay node = nodes.computeIfAbsent(event.getNodeId(), id -> NodeReplay.newBuilder().setNodeId(id).build());
+        if (event.getStepIndex() != null) {
+            node.setStepIndex(event.getStepIndex());
+        }
+        List<NodeAttempt> attempts = new ArrayList<>(node.getAttempts());
+        boolean seen = attempts.stream().anyMatch(a -> a.getAttempt() == attempt.getAttempt()
+                && a.getResultType() == attempt.getResultType());
+        if (!seen) {
+            attempts.add(attempt);
+            attempts.sort(Comparator.comparingInt(NodeAttempt::getAttempt)
+                    .thenComparing(a -> a.getResultType().ordinal()));
+        }
+        node.setAttempts(attempts);
+        node.setCompleted(attempts.stream().anyMatch(a -> a.getResultType() == StepResultType.SUCCESS));
+
+        Map<String, String> payloads = new LinkedHashMap<>(state.getPayloadResults());
+        if (attempt.getResultType() == StepResultType.SUCCESS && !seen && event.getPayloadResults() != null
+                && isLatestSuccess(attempts, attempt)) {
+            payloads.put(event.getNodeId(), event.getPayloadResults());
+        }
+        Instant updated = state.getUpdatedAt() == null || eventTime.isAfter(state.getUpdatedAt()) ? eventTime : state.getUpdatedAt();
+        return derive(state.getJobId(), nodes.values(), payloads, updated);
+    }
+
+    /** The payload of the latest successful attempt wins, whatever the arrival order. */
+    private static boolean isLatestSuccess(List<NodeAttempt> attempts, NodeAttempt candidate) {
+        return attempts.stream().filter(a -> a.getResultType() == StepResultType.SUCCESS)
+                .allMatch(a -> a.getAttempt() <= candidate.getAttempt());
+    }
+
+    private static JobReplayState derive(String jobId, java.util.Collection<NodeReplay> nodeSet,
+                                         Map<String, String> payloads, Instant updated) {
+        List<NodeReplay> nodes = new ArrayList<>(nodeSet);
+        nodes.sort(STEP_ORDER);
+        List<NodeReplay> completed = nodes.stream().filter(NodeReplay::getCompleted)
+                .sorted(Comparator.comparing((NodeReplay n) -> n.getStepIndex() == null ? Integer.MAX_VALUE : n.getStepIndex())
+                        .thenComparing(n -> firstSuccessTime(n))
+                        .thenComparing(NodeReplay::getNodeId))
+                .toList();
+        String cursor = completed.stream()
+                .filter(n -> n.getStepIndex() != null)
+                .max(Comparator.comparingInt(NodeReplay::getStepIndex).thenComparing(NodeReplay::getNodeId))
+                .map(NodeReplay::getNodeId)
+                .orElse(completed.isEmpty() ? null : completed.get(completed.size() - 1).getNodeId());
+        return JobReplayState.newBuilder()
+                .setJobId(jobId)
+                .setStatus(status(nodes))
+                .setCompletedNodeIds(completed.stream().map(NodeReplay::getNodeId).toList())
+                .setCursorNode(cursor)
+                .setPayloadResults(payloads)
+                .setNodes(nodes)
+                .setUpdatedAt(updated)
+                .build();
+    }
+
+    private static long firstSuccessTime(NodeReplay node) {
+        return node.getAttempts().stream().filter(a -> a.getResultType() == StepResultType.SUCCESS)
+                .mapToLong(a -> a.getFinishedAtMs() == null ? Long.MAX_VALUE : a.getFinishedAtMs()).min().orElse(Long.MAX_VALUE);
+    }
+
+    /** FAILED if a node's latest attempt failed permanently, COMPENSATION_PENDING if compensatable, else RUNNING. */
+    private static JobStatus status(List<NodeReplay> nodes) {
+        boolean compensation = false;
+        for (NodeReplay node : nodes) {
+            if (node.getCompleted()) {
+                continue;
+            }
+            NodeAttempt latest = node.getAttempts().get(node.getAttempts().size() - 1);
+            if (latest.getResultType() == StepResultType.PERMANENT_FAILURE) {
+                return JobStatus.FAILED;
+            }
+            compensation |= latest.getResultType() == StepResultType.COMPENSATABLE_FAILURE;
+        }
+        return compensation ? JobStatus.COMPENSATION_PENDING : JobStatus.RUNNING;
+    }
+}
