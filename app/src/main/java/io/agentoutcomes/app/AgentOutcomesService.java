@@ -25,6 +25,7 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -93,16 +94,19 @@ public final class AgentOutcomesService implements AutoCloseable {
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
         registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
 
+        // The HTTP server listens first: its address is this instance's application.server, for interactive queries.
+        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort()));
+        resources.push(http);
+        HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
+        streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         streams = new KafkaStreams(AgentOutcomesTopology.build(topics, config.retryPolicy(), streamsProperties), streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(
                 CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30))));
+        http.attach(streams, self);
         streams.start();
-
-        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), streams::state));
-        resources.push(http);
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.regex.Pattern;
  * @param dataDir              where the embedded broker's log and the streams state live
  * @param httpHost             address of the HTTP server (health)
  * @param httpPort             port of the HTTP server
+ * @param httpAdvertisedHost   the host other instances reach this one's HTTP server at (interactive queries)
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
@@ -35,6 +36,7 @@ public record AppConfig(
         Path dataDir,
         String httpHost,
         int httpPort,
+        String httpAdvertisedHost,
         int embeddedKafkaPort,
         int embeddedRegistryPort,
         RetryPolicy retryPolicy,

@@ -28,6 +28,7 @@ public final class ConfigLoader {
     public static final String DATA_DIR = "data.dir";
     public static final String HTTP_HOST = "http.host";
     public static final String HTTP_PORT = "http.port";
+    public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
     public static final String EMBEDDED_KAFKA_PORT = "embedded.kafka.port";
     public static final String EMBEDDED_REGISTRY_PORT = "embedded.registry.port";
 
@@ -66,6 +67,8 @@ public final class ConfigLoader {
         Path dataDir = Path.of(nonBlank(kafka.remove(DATA_DIR)).orElse("data"));
         String httpHost = nonBlank(kafka.remove(HTTP_HOST)).orElse("127.0.0.1");
         int httpPort = port(kafka.remove(HTTP_PORT), HTTP_PORT, 8080);
+        String advertisedHost = nonBlank(kafka.remove(HTTP_ADVERTISED_HOST)).orElse(
+                httpHost.equals("0.0.0.0") || httpHost.equals("::") ? localHostName() : httpHost);
         int kafkaPort = port(kafka.remove(EMBEDDED_KAFKA_PORT), EMBEDDED_KAFKA_PORT, 9092);
         int registryPort = port(kafka.remove(EMBEDDED_REGISTRY_PORT), EMBEDDED_REGISTRY_PORT, 8081);
         if (replication == 0 || replication < -1 || replication > Short.MAX_VALUE) {
@@ -80,7 +83,15 @@ public final class ConfigLoader {
             return false;
         });
         return new AppConfig(bootstrap, registry, applicationId, prefix, partitions, (short) replication, dataDir,
-                httpHost, httpPort, kafkaPort, registryPort, PolicyConfig.parse(policySettings), kafka);
+                httpHost, httpPort, advertisedHost, kafkaPort, registryPort, PolicyConfig.parse(policySettings), kafka);
+    }
+
+    private static String localHostName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "localhost";
+        }
     }
 
     private static Map<String, String> readProperties(Path path) {

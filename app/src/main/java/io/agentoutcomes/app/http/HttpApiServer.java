@@ -1,30 +1,55 @@
 package io.agentoutcomes.app.http;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.agentoutcomes.avro.JobReplayState;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.util.function.Supplier;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The service's HTTP server: {@code GET /health} answers 200 while Kafka Streams is RUNNING and 503 otherwise,
- * with the state in the body. Unknown paths answer a JSON 404.
+ * The service's HTTP server. It listens from the start (its address is the Kafka Streams {@code application.server})
+ * and serves, once Kafka Streams is {@link #attach attached}:
+ * <ul>
+ *   <li>{@code GET /health}: 200 while Kafka Streams is RUNNING, 503 otherwise, with the state;</li>
+ *   <li>{@code GET /jobs/{jobId}}: the job's replay state as JSON; {@code GET /jobs/{jobId}/completed}: its completed
+ *       node ids and cursor; 404 for an unknown job; 503 with {@code Retry-After} while partitions move. Any instance
+ *       answers for any job, forwarding to the one that holds it;</li>
+ *   <li>{@code GET /jobs}: recent jobs of every instance; {@code GET /ui/jobs}, {@code GET /ui/jobs/{jobId}}: the
+ *       pages.</li>
+ * </ul>
  */
 public final class HttpApiServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JSON_TYPE = "application/json";
+    private static final String HTML_TYPE = "text/html; charset=utf-8";
+    private static final int RECENT_JOBS = 100;
 
     private final HttpServer server;
-    private final Supplier<KafkaStreams.State> streamsState;
+    private volatile KafkaStreams streams;
+    private volatile JobQueries jobs;
 
-    public HttpApiServer(String host, int port, Supplier<KafkaStreams.State> streamsState) throws IOException {
-        this.streamsState = streamsState;
+    public HttpApiServer(String host, int port) throws IOException {
         this.server = HttpResponses.listen(host, port, "http-api");
-        server.createContext("/", this::notFound);
-        server.createContext("/health", this::health);
+        server.createContext("/", this::handle);
         server.start();
+    }
+
+    /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}. */
+    public void attach(KafkaStreams streams, HostInfo self) {
+        this.jobs = new JobQueries(streams, self);
+        this.streams = streams;
     }
 
     /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
@@ -33,24 +58,137 @@ public final class HttpApiServer implements AutoCloseable {
         return "http://" + address.getHostString() + ":" + address.getPort();
     }
 
+    /** The port listened on (the configured one, or the one picked for port 0). */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
     @Override
     public void close() {
         HttpResponses.stop(server);
     }
 
-    private void health(HttpExchange exchange) throws IOException {
-        if (!exchange.getRequestURI().getPath().equals("/health")) {
-            notFound(exchange);
-            return;
+    private void handle(HttpExchange exchange) throws IOException {
+        try {
+            List<String> path = Arrays.stream(exchange.getRequestURI().getRawPath().split("/")).filter(s -> !s.isEmpty())
+                    .map(s -> URLDecoder.decode(s, StandardCharsets.UTF_8)).toList();
+            if (!exchange.getRequestMethod().equals("GET") && !exchange.getRequestMethod().equals("HEAD")) {
+                json(exchange, 405, error("method not allowed", exchange.getRequestMethod()));
+                return;
+            }
+            boolean forwarded = Boolean.parseBoolean(HttpResponses.query(exchange).get(JobQueries.FORWARDED));
+            if (path.equals(List.of("health"))) {
+                health(exchange);
+            } else if (jobs == null && !path.isEmpty()) {
+                unavailable(exchange, "the service is starting");
+            } else if (path.equals(List.of("jobs"))) {
+                ObjectNode body = JSON.createObjectNode();
+                jobs.recentJobs(RECENT_JOBS, false).forEach(job -> body.withArray("jobs").add(summary(job)));
+                json(exchange, 200, body.has("jobs") ? body : body.set("jobs", JSON.createArrayNode()));
+            } else if (path.equals(List.of("jobs", "export"))) {
+                bytes(exchange, jobs.exportLocalJobs());
+            } else if (path.size() == 2 && path.get(0).equals("jobs")) {
+                job(exchange, path.get(1), false, forwarded);
+            } else if (path.size() == 3 && path.get(0).equals("jobs") && path.get(2).equals("completed")) {
+                job(exchange, path.get(1), true, forwarded);
+            } else if (path.equals(List.of("ui", "jobs")) || path.isEmpty()) {
+                html(exchange, 200, TimelinePage.jobs(jobs == null ? List.of() : jobs.recentJobs(RECENT_JOBS, false)));
+            } else if (path.size() == 3 && path.get(0).equals("ui") && path.get(1).equals("jobs")) {
+                page(exchange, path.get(2), forwarded);
+            } else {
+                json(exchange, 404, error("not found", exchange.getRequestURI().getPath()));
+            }
+        } catch (RuntimeException e) {
+            LOG.error("HTTP request {} failed", exchange.getRequestURI(), e);
+            json(exchange, 500, error("internal error", e.toString()));
         }
-        KafkaStreams.State state = streamsState.get();
-        boolean up = state == KafkaStreams.State.RUNNING;
-        HttpResponses.send(exchange, up ? 200 : 503, JSON_TYPE, JSON.createObjectNode()
-                .put("status", up ? "UP" : "DOWN").put("streams", state.name()).toString());
     }
 
-    private void notFound(HttpExchange exchange) throws IOException {
-        HttpResponses.send(exchange, 404, JSON_TYPE, JSON.createObjectNode().put("error", "not found")
-                .put("path", exchange.getRequestURI().getPath()).toString());
+    private void health(HttpExchange exchange) throws IOException {
+        KafkaStreams.State state = streams == null ? null : streams.state();
+        boolean up = state == KafkaStreams.State.RUNNING;
+        json(exchange, up ? 200 : 503, JSON.createObjectNode().put("status", up ? "UP" : "DOWN")
+                .put("streams", state == null ? "NOT_STARTED" : state.name()));
+    }
+
+    private void job(HttpExchange exchange, String jobId, boolean completedOnly, boolean forwarded) throws IOException {
+        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded);
+        if (answer instanceof JobQueries.Found found) {
+            json(exchange, 200, completedOnly ? completed(found.state()) : (ObjectNode) AvroJson.toJson(found.state()));
+        } else if (answer instanceof JobQueries.NotFound notFound) {
+            json(exchange, 404, error("job not found", notFound.jobId()));
+        } else if (answer instanceof JobQueries.Relayed relayed) {
+            retryAfterOn503(exchange, relayed.status());
+            HttpResponses.send(exchange, relayed.status(), JSON_TYPE, relayed.body());
+        } else {
+            unavailable(exchange, ((JobQueries.Unavailable) answer).reason());
+        }
+    }
+
+    private void page(HttpExchange exchange, String jobId, boolean forwarded) throws IOException {
+        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded);
+        if (answer instanceof JobQueries.Found found) {
+            html(exchange, 200, TimelinePage.job(found.state()));
+        } else if (answer instanceof JobQueries.Relayed relayed) {
+            retryAfterOn503(exchange, relayed.status());
+            html(exchange, relayed.status(), relayed.body());
+        } else if (answer instanceof JobQueries.NotFound) {
+            html(exchange, 404, "<!DOCTYPE html><p>No job " + TimelinePage.escape(jobId)
+                    + ". <a href=\"/ui/jobs\">All jobs</a></p>");
+        } else {
+            exchange.getResponseHeaders().set("Retry-After", "1");
+            html(exchange, 503, "<!DOCTYPE html><p>Partitions are being reassigned between instances; "
+                    + "reload in a second.</p>");
+        }
+    }
+
+    private static void retryAfterOn503(HttpExchange exchange, int status) {
+        if (status == 503) {
+            exchange.getResponseHeaders().set("Retry-After", "1");
+        }
+    }
+
+    private static ObjectNode completed(JobReplayState state) {
+        ObjectNode body = JSON.createObjectNode().put("jobId", state.getJobId());
+        state.getCompletedNodeIds().forEach(body.putArray("completedNodeIds")::add);
+        if (!body.has("completedNodeIds")) {
+            body.putArray("completedNodeIds");
+        }
+        return body.put("cursorNode", state.getCursorNode());
+    }
+
+    private static ObjectNode summary(JobReplayState job) {
+        return JSON.createObjectNode().put("jobId", job.getJobId()).put("status", job.getStatus().name())
+                .put("completed", job.getCompletedNodeIds().size()).put("nodes", job.getNodes().size())
+                .put("updatedAt", job.getUpdatedAt() == null ? null : job.getUpdatedAt().toString());
+    }
+
+    private static void unavailable(HttpExchange exchange, String reason) throws IOException {
+        exchange.getResponseHeaders().set("Retry-After", "1");
+        json(exchange, 503, error("unavailable", reason).put("retryAfterSeconds", 1)
+                .put("advice", "partitions are being reassigned between instances; retry the same request shortly"));
+    }
+
+    private static ObjectNode error(String error, String detail) {
+        return JSON.createObjectNode().put("error", error).put("detail", detail);
+    }
+
+    private static void json(HttpExchange exchange, int status, ObjectNode body) throws IOException {
+        HttpResponses.send(exchange, status, JSON_TYPE, body.toString());
+    }
+
+    private static void html(HttpExchange exchange, int status, String body) throws IOException {
+        HttpResponses.send(exchange, status, HTML_TYPE, body);
+    }
+
+    private static void bytes(HttpExchange exchange, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+        exchange.sendResponseHeaders(200, body.length == 0 ? -1 : body.length);
+        if (body.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+        exchange.close();
     }
 }

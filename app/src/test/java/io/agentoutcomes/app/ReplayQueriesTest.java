@@ -1,0 +1,162 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Replay-state queries with two instances of the service on a real broker, before and after one of them stops. */
+class ReplayQueriesTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int JOBS = 12;
+    private static KafkaTestCluster kafka;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dirA;
+
+    @TempDir
+    Path dirB;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start();
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        kafka.close();
+    }
+
+    private static AppConfig config(String prefix, Path dataDir) {
+        return ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.APPLICATION_ID, prefix + "app",
+                ConfigLoader.TOPIC_PREFIX, prefix,
+                ConfigLoader.TOPIC_PARTITIONS, "4",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+    }
+
+    @Test
+    void eitherInstanceAnswersForEveryJobAndTheSurvivorAnswersForAllAfterTheOtherStops() throws Exception {
+        String prefix = "replay-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        AgentOutcomesService a = AgentOutcomesService.start(config(prefix, dirA));
+        AgentOutcomesService b = null;
+        try {
+            b = AgentOutcomesService.start(config(prefix, dirB));
+            publishJobs(a, prefix);
+
+            Map<String, JsonNode> fromA = new HashMap<>();
+            for (int job = 0; job < JOBS; job++) {
+                JsonNode state = awaitJob(a, "job-" + job, 3);
+                assertThat(awaitJob(b, "job-" + job, 3)).as("job-%d from the other instance", job).isEqualTo(state);
+                fromA.put("job-" + job, state);
+            }
+            JsonNode job0 = fromA.get("job-0");
+            assertThat(job0.get("status").asText()).isEqualTo("FAILED");
+            assertThat(job0.get("completedNodeIds")).isEqualTo(JSON.readTree("[\"n0\"]"));
+            assertThat(job0.get("cursorNode").asText()).isEqualTo("n0");
+            assertThat(job0.get("payloadResults")).isEqualTo(JSON.readTree("{\"n0\":\"{\\\"rows\\\":0}\"}"));
+            assertThat(job0.at("/nodes/1/attempts/0/resultType").asText()).isEqualTo("RETRYABLE_FAILURE");
+            assertThat(get(b, "/jobs/job-0/completed").body()).isEqualTo(
+                    "{\"jobId\":\"job-0\",\"completedNodeIds\":[\"n0\"],\"cursorNode\":\"n0\"}");
+            HttpResponse<String> missing = get(b, "/jobs/no-such-job");
+            assertThat(missing.statusCode()).isEqualTo(404);
+            assertThat(missing.body()).isEqualTo("{\"error\":\"job not found\",\"detail\":\"no-such-job\"}");
+
+            a.close();
+            a = null;
+            for (int job = 0; job < JOBS; job++) {
+                assertThat(awaitJob(b, "job-" + job, 3)).as("job-%d after the rebalance", job).isEqualTo(fromA.get("job-" + job));
+            }
+            JsonNode list = JSON.readTree(get(b, "/jobs").body());
+            assertThat(list.get("jobs")).hasSize(JOBS);
+        } finally {
+            if (a != null) {
+                a.close();
+            }
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    private static void publishJobs(AgentOutcomesService service, String prefix) throws Exception {
+        Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        Instant t = Instant.parse("2026-03-01T12:00:00Z");
+        try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), new StringSerializer(),
+                AvroSerde.specific(NodeFinished.class).configured(serde, false).serializer())) {
+            for (int job = 0; job < JOBS; job++) {
+                String jobId = "job-" + job;
+                List<NodeFinished> events = List.of(
+                        NodeFinished.newBuilder().setJobId(jobId).setNodeId("n0").setStepIndex(0).setAttempt(0)
+                                .setResultType(StepResultType.SUCCESS).setPayloadResults("{\"rows\":" + job + "}")
+                                .setTimestamp(t).build(),
+                        NodeFinished.newBuilder().setJobId(jobId).setNodeId("n1").setStepIndex(1).setAttempt(0)
+                                .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").setTimestamp(t).build(),
+                        NodeFinished.newBuilder().setJobId(jobId).setNodeId("n2").setStepIndex(2).setAttempt(0)
+                                .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404").setTimestamp(t).build());
+                for (NodeFinished event : events) {
+                    producer.send(new ProducerRecord<>(prefix + "node-finished", jobId, event)).get();
+                }
+            }
+        }
+    }
+
+    /** The job's state once it has all its nodes; 503 answers (rebalancing) are waited out. */
+    private JsonNode awaitJob(AgentOutcomesService service, String jobId, int nodes) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        HttpResponse<String> last = null;
+        while (System.nanoTime() < deadline) {
+            last = get(service, "/jobs/" + jobId);
+            if (last.statusCode() == 200) {
+                JsonNode state = JSON.readTree(last.body());
+                if (state.get("nodes").size() == nodes) {
+                    return state;
+                }
+            } else if (last.statusCode() == 503) {
+                assertThat(last.headers().firstValue("Retry-After")).hasValue("1");
+                assertThat(JSON.readTree(last.body()).get("error").asText()).isEqualTo("unavailable");
+            } else {
+                assertThat(last.statusCode()).as("answer for %s: %s", jobId, last.body()).isIn(200, 404, 503);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no complete state for " + jobId + "; last answer " + (last == null ? null
+                : last.statusCode() + " " + last.body()));
+    }
+
+    private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
