@@ -1,0 +1,136 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The timeline page of a job with a success, a retryable failure and a permanent failure, in headless Chromium
+ * (Debian's chromium and chromium-driver, which .ci/run installs): steps, colours, legend; a screenshot goes to
+ * target/screenshots/.
+ */
+class TimelineBrowserTest {
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void timelineShowsStepsAndColoursByStatus() throws Exception {
+        try (KafkaTestCluster kafka = KafkaTestCluster.start();
+             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                     ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                     ConfigLoader.TOPIC_PARTITIONS, "1",
+                     ConfigLoader.DATA_DIR, dataDir.toString(),
+                     ConfigLoader.HTTP_PORT, "0",
+                     ConfigLoader.EMBEDDED_REGISTRY_PORT, "0")))) {
+            publish(kafka, service);
+            awaitThreeNodes(service);
+
+            ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
+            try {
+                browser.get(service.httpUrl() + "/ui/jobs/job-ui");
+
+                List<WebElement> steps = browser.findElements(By.cssSelector("#steps summary"));
+                assertThat(steps).extracting(WebElement::getText).containsExactly(
+                        "Node n1 · success", "Node n2 · retryable_failure", "Node n3 · permanent_failure");
+                List<WebElement> segments = browser.findElements(By.cssSelector("#timeline .segment"));
+                assertThat(segments).extracting(s -> s.getAttribute("data-status")).containsExactly("ok", "retryable", "failed");
+                assertThat(segments).extracting(s -> s.getCssValue("background-color")).containsExactly(
+                        "rgba(46, 125, 50, 1)", "rgba(249, 168, 37, 1)", "rgba(198, 40, 40, 1)");
+                assertThat(browser.findElements(By.cssSelector(".legend span"))).extracting(WebElement::getText)
+                        .containsExactly("ok", "retryable", "failed");
+                assertThat(browser.findElement(By.id("job-status")).getText()).isEqualTo("failed");
+
+                browser.findElement(By.cssSelector("#steps li[data-node='n3'] summary")).click();
+                String detail = browser.findElement(By.cssSelector("#steps li[data-node='n3'] details")).getText();
+                assertThat(detail).contains("Result type permanent_failure", "Reason 404 not found", "1500 ms", "span-3", "span-0");
+
+                Path screenshots = Path.of("target", "screenshots");
+                Files.createDirectories(screenshots);
+                Files.write(screenshots.resolve("timeline.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+                browser.get(service.httpUrl() + "/ui/jobs");
+                assertThat(browser.findElement(By.cssSelector("#jobs a")).getText()).isEqualTo("job-ui");
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
+    private static ChromeOptions options() {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1200,800", "--user-data-dir=" + tempDir());
+        return options;
+    }
+
+    private static String tempDir() {
+        try {
+            return Files.createTempDirectory("chromium-profile").toString();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static void publish(KafkaTestCluster kafka, AgentOutcomesService service) throws Exception {
+        Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), new StringSerializer(),
+                AvroSerde.specific(NodeFinished.class).configured(serde, false).serializer())) {
+            for (NodeFinished event : List.of(
+                    NodeFinished.newBuilder().setJobId("job-ui").setNodeId("n1").setStepIndex(1).setAttempt(0)
+                            .setResultType(StepResultType.SUCCESS).setDurationMs(800L).setTraceSpanId("span-1")
+                            .setParentSpanId("span-0").build(),
+                    NodeFinished.newBuilder().setJobId("job-ui").setNodeId("n2").setStepIndex(2).setAttempt(0)
+                            .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").setDurationMs(1200L)
+                            .setTraceSpanId("span-2").setParentSpanId("span-0").build(),
+                    NodeFinished.newBuilder().setJobId("job-ui").setNodeId("n3").setStepIndex(3).setAttempt(0)
+                            .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404 not found").setDurationMs(1500L)
+                            .setTraceSpanId("span-3").setParentSpanId("span-0").build())) {
+                producer.send(new ProducerRecord<>("node-finished", "job-ui", event)).get();
+            }
+        }
+    }
+
+    private static void awaitThreeNodes(AgentOutcomesService service) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + "/jobs/job-ui"))
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() == 200 && answer.body().contains("\"nodeId\":\"n3\"")) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("job-ui never had its three nodes");
+    }
+}
