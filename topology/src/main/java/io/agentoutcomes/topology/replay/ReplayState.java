@@ -16,8 +16,8 @@ import java.util.Map;
 /**
  * Seed 001's replay rules (BuildFromEvents), as a fold: only {@code success}, or a missing {@code result_type},
  * completes a node and updates its payload results; failures never do. Everything derived (completed ids, cursor,
- * payload results, status) is recomputed from the set of attempts, so a duplicate event changes nothing and events
- * in any order give the same state. Pure.
+ * payload results, status) is recomputed from the set of attempts, so a duplicate event (same node, attempt and
+ * result type) changes nothing and events in any order give the same state. Pure.
  */
 public final class ReplayState {
     private static final Comparator<NodeReplay> STEP_ORDER = Comparator
@@ -51,18 +51,17 @@ public final class ReplayState {
             node.setStepIndex(event.getStepIndex());
         }
         List<NodeAttempt> attempts = new ArrayList<>(node.getAttempts());
-        boolean seen = attempts.stream().anyMatch(a -> a.getAttempt() == attempt.getAttempt()
-                && a.getResultType() == attempt.getResultType());
-        if (!seen) {
-            attempts.add(attempt);
-            attempts.sort(Comparator.comparingInt(NodeAttempt::getAttempt)
-                    .thenComparing(a -> a.getResultType().ordinal()));
+        if (attempts.stream().anyMatch(a -> a.getAttempt() == attempt.getAttempt()
+                && a.getResultType() == attempt.getResultType())) {
+            return state;
         }
+        attempts.add(attempt);
+        attempts.sort(Comparator.comparingInt(NodeAttempt::getAttempt).thenComparing(a -> a.getResultType().ordinal()));
         node.setAttempts(attempts);
         node.setCompleted(attempts.stream().anyMatch(a -> a.getResultType() == StepResultType.SUCCESS));
 
         Map<String, String> payloads = new LinkedHashMap<>(state.getPayloadResults());
-        if (attempt.getResultType() == StepResultType.SUCCESS && !seen && event.getPayloadResults() != null
+        if (attempt.getResultType() == StepResultType.SUCCESS && event.getPayloadResults() != null
                 && isLatestSuccess(attempts, attempt)) {
             payloads.put(event.getNodeId(), event.getPayloadResults());
         }

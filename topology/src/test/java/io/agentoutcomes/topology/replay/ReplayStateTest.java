@@ -86,6 +86,7 @@ class ReplayStateTest {
         JobReplayState once = fold(List.of(success));
 
         assertThat(ReplayState.apply(once, success, success.getTimestamp())).isEqualTo(once);
+        assertThat(ReplayState.apply(once, success, success.getTimestamp().plusSeconds(60))).isEqualTo(once);
     }
 
     @Test

@@ -1,0 +1,77 @@
+package io.agentoutcomes.topology.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.avro.JobStatus;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.registry.MockSchemaRegistry;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.Topics;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class ReplayTopologyTest {
+    private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
+    private final String scope = "replay-" + UUID.randomUUID();
+    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, NodeFinished> events;
+    private final TestOutputTopic<String, JobReplayState> states;
+
+    ReplayTopologyTest() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics), props, T);
+        events = driver.createInputTopic(topics.nodeFinished.name(), new StringSerializer(),
+                topics.nodeFinished.valueSerde().serializer());
+        states = driver.createOutputTopic(topics.replayState.name(), new StringDeserializer(),
+                topics.replayState.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+        MockSchemaRegistry.dropScope(scope);
+    }
+
+    private static NodeFinished event(String node, int step, StepResultType type) {
+        return NodeFinished.newBuilder().setJobId("job-1").setNodeId(node).setStepIndex(step).setAttempt(0)
+                .setResultType(type).setPayloadResults("{\"" + node + "\":true}").build();
+    }
+
+    @Test
+    void everyChangeIsPublishedKeyedByJobAndKeptInTheQueryableStore() {
+        events.pipeInput("job-1", event("n1", 1, StepResultType.SUCCESS), T);
+        events.pipeInput("job-1", event("n2", 2, StepResultType.COMPENSATABLE_FAILURE), T.plusSeconds(1));
+        events.pipeInput("job-1", event("n2", 2, StepResultType.COMPENSATABLE_FAILURE), T.plusSeconds(2));
+
+        List<KeyValue<String, JobReplayState>> published = states.readKeyValuesToList();
+        assertThat(published).extracting(kv -> kv.key).containsExactly("job-1", "job-1");
+        assertThat(published).extracting(kv -> kv.value.getStatus()).containsExactly(JobStatus.RUNNING,
+                JobStatus.COMPENSATION_PENDING);
+        JobReplayState last = published.get(1).value;
+        assertThat(last.getCompletedNodeIds()).containsExactly("n1");
+        assertThat(last.getPayloadResults()).isEqualTo(Map.of("n1", "{\"n1\":true}"));
+        KeyValueStore<String, ValueAndTimestamp<JobReplayState>> store = driver.getTimestampedKeyValueStore(ReplayTopology.STORE);
+        assertThat(store.get("job-1").value()).isEqualTo(last);
+        assertThat(topics.replayState.cleanup()).isEqualTo(Topics.Cleanup.COMPACT);
+    }
+}
