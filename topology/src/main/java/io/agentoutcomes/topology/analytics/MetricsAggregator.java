@@ -1,0 +1,174 @@
+package io.agentoutcomes.topology.analytics;
+
+import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.Decision;
+import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.ResultType;
+import java.math.BigDecimal;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The aggregation rules of the analytics, as pure functions on {@link AgentMetrics}: one classified outcome or
+ * continuation event added at a time, and partial aggregates merged (associative and commutative, so partitions and
+ * windows combine in any order). Money is summed as decimals, exactly; tokens are normalized by
+ * {@link TokenNormalizer}; durations go into an HdrHistogram sketch.
+ */
+public final class MetricsAggregator {
+    public static final String UNKNOWN = "unknown";
+    static final int MONEY_SCALE = 12;
+    private static final BigDecimal ZERO = BigDecimal.ZERO.setScale(MONEY_SCALE);
+
+    /** What the analytics group by. */
+    public record Key(String agentId, String model, String provider) {
+        /** The key of an agent's outcome; empty for workflow-node outcomes, which have no agent. */
+        public static Optional<Key> of(ClassifiedOutcome outcome) {
+            AgentResult result = outcome.getAgentResult();
+            if (result == null) {
+                return Optional.empty();
+            }
+            ExecutionMetadata execution = result.getExecution();
+            String model = execution == null ? null : execution.getModel();
+            String provider = execution == null ? null : execution.getProvider();
+            return Optional.of(new Key(result.getAgentId(), orUnknown(model), orUnknown(provider)));
+        }
+    }
+
+    private MetricsAggregator() {
+    }
+
+    public static AgentMetrics empty(Key key) {
+        return AgentMetrics.newBuilder()
+                .setAgentId(key.agentId()).setModel(key.model()).setProvider(key.provider())
+                .setCostTotal(ZERO).setCostInput(ZERO).setCostOutput(ZERO).setCostCacheRead(ZERO).setCostCacheWrite(ZERO)
+                .setDurationSketch(DurationSketch.encode(DurationSketch.empty()))
+                .build();
+    }
+
+    /** The aggregate with one more classified outcome of its key. */
+    public static AgentMetrics add(AgentMetrics aggregate, ClassifiedOutcome outcome) {
+        AgentMetrics next = AgentMetrics.newBuilder(aggregate).build();
+        ResultType type = outcome.getResultType();
+        next.setCompletions(increment(next.getCompletions(), type.name(), 1));
+        if (type != ResultType.IN_PROGRESS) {
+            next.setAttempts(next.getAttempts() + 1);
+        }
+        Decision decision = outcome.getDecision();
+        if (decision != null) {
+            if (decision.getHandling() == ErrorHandling.RETRY) {
+                next.setRetries(next.getRetries() + 1);
+            } else if (decision.getHandling() == ErrorHandling.IGNORE) {
+                next.setIgnoredFailures(next.getIgnoredFailures() + 1);
+            } else if (type != ResultType.COMPENSATABLE_FAILURE && decision.getStopReason() != null) {
+                next.setDeadLetters(increment(next.getDeadLetters(), decision.getStopReason().name(), 1));
+            }
+        }
+        if (outcome.getRetryCount() != null) {
+            next.setRetryCounts(increment(next.getRetryCounts(), String.valueOf(outcome.getRetryCount()), 1));
+        }
+        ExecutionMetadata execution = outcome.getAgentResult() == null ? null : outcome.getAgentResult().getExecution();
+        if (execution != null) {
+            addTokens(next, TokenNormalizer.normalize(execution.getUsage(), execution.getProvider()));
+            addCost(next, execution.getCost());
+            if (execution.getDurationMs() != null) {
+                Histogram sketch = DurationSketch.decode(next.getDurationSketch());
+                DurationSketch.record(sketch, execution.getDurationMs());
+                next.setDurationSketch(DurationSketch.encode(sketch));
+                next.setDurationCount(next.getDurationCount() + 1);
+            }
+        }
+        return next;
+    }
+
+    /** The aggregate with one more seed 002 continuation event: a stop is counted by its reason. */
+    public static AgentMetrics addContinuation(AgentMetrics aggregate, ContinuationEvaluated event) {
+        if (event.getShouldContinue()) {
+            return aggregate;
+        }
+        AgentMetrics next = AgentMetrics.newBuilder(aggregate).build();
+        next.setContinuationStops(increment(next.getContinuationStops(), event.getStopReason().name(), 1));
+        return next;
+    }
+
+    /** Two partial aggregates of the same key and window as one. */
+    public static AgentMetrics merge(AgentMetrics a, AgentMetrics b) {
+        AgentMetrics next = AgentMetrics.newBuilder(a).build();
+        next.setCompletions(sum(a.getCompletions(), b.getCompletions()));
+        next.setAttempts(a.getAttempts() + b.getAttempts());
+        next.setRetries(a.getRetries() + b.getRetries());
+        next.setIgnoredFailures(a.getIgnoredFailures() + b.getIgnoredFailures());
+        next.setRetryCounts(sum(a.getRetryCounts(), b.getRetryCounts()));
+        next.setDeadLetters(sum(a.getDeadLetters(), b.getDeadLetters()));
+        next.setContinuationStops(sum(a.getContinuationStops(), b.getContinuationStops()));
+        addTokens(next, new TokenNormalizer.Tokens(b.getInputTokens(), b.getOutputTokens(), b.getCacheReadTokens(),
+                b.getCacheWriteTokens(), b.getTotalTokens(), b.getApiCalls()));
+        next.setCostTotal(a.getCostTotal().add(b.getCostTotal()));
+        next.setCostInput(a.getCostInput().add(b.getCostInput()));
+        next.setCostOutput(a.getCostOutput().add(b.getCostOutput()));
+        next.setCostCacheRead(a.getCostCacheRead().add(b.getCostCacheRead()));
+        next.setCostCacheWrite(a.getCostCacheWrite().add(b.getCostCacheWrite()));
+        Histogram sketch = DurationSketch.decode(a.getDurationSketch());
+        sketch.add(DurationSketch.decode(b.getDurationSketch()));
+        next.setDurationSketch(DurationSketch.encode(sketch));
+        next.setDurationCount(a.getDurationCount() + b.getDurationCount());
+        return next;
+    }
+
+    /** The aggregate with its duration percentiles read from the sketch (null when it holds no duration). */
+    public static AgentMetrics withPercentiles(AgentMetrics aggregate) {
+        Histogram sketch = DurationSketch.decode(aggregate.getDurationSketch());
+        boolean empty = sketch.getTotalCount() == 0;
+        return AgentMetrics.newBuilder(aggregate)
+                .setDurationP50Ms(empty ? null : sketch.getValueAtPercentile(50))
+                .setDurationP95Ms(empty ? null : sketch.getValueAtPercentile(95))
+                .setDurationP99Ms(empty ? null : sketch.getValueAtPercentile(99))
+                .build();
+    }
+
+    private static void addTokens(AgentMetrics next, TokenNormalizer.Tokens tokens) {
+        next.setInputTokens(next.getInputTokens() + tokens.input());
+        next.setOutputTokens(next.getOutputTokens() + tokens.output());
+        next.setCacheReadTokens(next.getCacheReadTokens() + tokens.cacheRead());
+        next.setCacheWriteTokens(next.getCacheWriteTokens() + tokens.cacheWrite());
+        next.setTotalTokens(next.getTotalTokens() + tokens.total());
+        next.setApiCalls(next.getApiCalls() + tokens.apiCalls());
+    }
+
+    private static void addCost(AgentMetrics next, Cost cost) {
+        if (cost == null) {
+            return;
+        }
+        next.setCostTotal(next.getCostTotal().add(money(cost.getTotal())));
+        next.setCostInput(next.getCostInput().add(money(cost.getInput())));
+        next.setCostOutput(next.getCostOutput().add(money(cost.getOutput())));
+        next.setCostCacheRead(next.getCostCacheRead().add(money(cost.getCacheRead())));
+        next.setCostCacheWrite(next.getCostCacheWrite().add(money(cost.getCacheWrite())));
+    }
+
+    private static BigDecimal money(BigDecimal amount) {
+        return amount == null ? ZERO : amount.setScale(MONEY_SCALE);
+    }
+
+    private static Map<String, Long> increment(Map<String, Long> counts, String key, long by) {
+        Map<String, Long> next = new HashMap<>(counts);
+        next.merge(key, by, Long::sum);
+        return next;
+    }
+
+    private static Map<String, Long> sum(Map<String, Long> a, Map<String, Long> b) {
+        Map<String, Long> next = new HashMap<>(a);
+        b.forEach((key, count) -> next.merge(key, count, Long::sum));
+        return next;
+    }
+
+    private static String orUnknown(String value) {
+        return value == null || value.isBlank() ? UNKNOWN : value;
+    }
+}

@@ -1,0 +1,66 @@
+package io.agentoutcomes.topology.analytics;
+
+import io.agentoutcomes.avro.Usage;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Seed 003's cache-token conventions differ by provider: OpenAI-style APIs count cached prompt tokens inside
+ * {@code input_tokens} (prompt_tokens includes cached_tokens), Anthropic counts them apart
+ * ({@code input_tokens} excludes cache reads and writes). Normalized here to uncached input + cache read + cache write
+ * + output, so a cached token is never counted twice and never dropped.
+ */
+public final class TokenNormalizer {
+    /** Providers whose input token count includes the cached tokens. */
+    static final Set<String> CACHE_INCLUDED_IN_INPUT = Set.of("openai", "azure", "azure-openai", "cerebras", "groq",
+            "together", "fireworks", "deepseek", "mistral", "google", "gemini", "vertex", "xai", "openrouter");
+    /** Providers whose input token count excludes the cached tokens. */
+    static final Set<String> CACHE_EXCLUDED_FROM_INPUT = Set.of("anthropic", "bedrock", "claude");
+
+    /** Normalized token counts. */
+    public record Tokens(long input, long output, long cacheRead, long cacheWrite, long total, long apiCalls) {
+        static final Tokens NONE = new Tokens(0, 0, 0, 0, 0, 0);
+    }
+
+    private TokenNormalizer() {
+    }
+
+    public static Tokens normalize(Usage usage, String provider) {
+        if (usage == null) {
+            return Tokens.NONE;
+        }
+        long input = value(usage.getInputTokens());
+        long output = value(usage.getOutputTokens());
+        long cacheRead = value(usage.getCacheReadTokens());
+        long cacheWrite = value(usage.getCacheWriteTokens());
+        if (includesCache(provider, input, cacheRead + cacheWrite)) {
+            input = Math.max(0, input - cacheRead - cacheWrite);
+        }
+        boolean partsKnown = usage.getInputTokens() != null || usage.getOutputTokens() != null
+                || usage.getCacheReadTokens() != null || usage.getCacheWriteTokens() != null;
+        long total = partsKnown ? input + cacheRead + cacheWrite + output : value(usage.getTotalTokens());
+        return new Tokens(input, output, cacheRead, cacheWrite, total, value(usage.getApiCalls()));
+    }
+
+    /**
+     * Whether the provider's input count includes cached tokens: known providers by name; others when the cached
+     * tokens fit inside the input (the OpenAI-compatible convention most APIs follow), else not.
+     */
+    static boolean includesCache(String provider, long input, long cached) {
+        if (cached == 0) {
+            return false;
+        }
+        String name = provider == null ? "" : provider.trim().toLowerCase(Locale.ROOT);
+        if (CACHE_EXCLUDED_FROM_INPUT.stream().anyMatch(name::contains)) {
+            return false;
+        }
+        if (CACHE_INCLUDED_IN_INPUT.stream().anyMatch(name::contains)) {
+            return true;
+        }
+        return cached <= input;
+    }
+
+    private static long value(Long count) {
+        return count == null ? 0 : count;
+    }
+}
