@@ -11,6 +11,13 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.BindException;
 import java.time.Duration;
@@ -20,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -105,7 +113,25 @@ public final class AgentOutcomesService implements AutoCloseable {
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(
                 CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30))));
-        http.attach(streams, self);
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        resources.push(metrics::close);
+        new JvmMemoryMetrics().bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+        JvmGcMetrics gcMetrics = new JvmGcMetrics();
+        gcMetrics.bindTo(metrics);
+        resources.push(gcMetrics::close);
+        // Kafka Streams creates its task metrics with the tasks: bind once running, so the first scrape has them
+        // (the binder looks for metrics added later once a minute).
+        KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
+        resources.push(streamsMetrics::close);
+        AtomicBoolean metricsBound = new AtomicBoolean();
+        streams.setStateListener((newState, oldState) -> {
+            if (newState == KafkaStreams.State.RUNNING && metricsBound.compareAndSet(false, true)) {
+                streamsMetrics.bindTo(metrics);
+            }
+        });
+        http.attach(streams, self, metrics);
         streams.start();
     }
 

@@ -171,6 +171,8 @@ class AgentOutcomesServiceTest {
             assertThat(headers).containsEntry("__streams.errors.topic", config.topicPrefix() + "agent-results");
             assertThat(headers).containsEntry("__streams.errors.offset", "0");
             assertThat(service.streamsState()).isEqualTo(KafkaStreams.State.RUNNING);
+            assertThat(scrapeSum(service, "kafka_stream_task_dropped_records_total")).isEqualTo(1.0);
+            assertThat(scrapeSum(service, "jvm_threads_live_threads")).isPositive();
         }
     }
 
@@ -343,6 +345,31 @@ class AgentOutcomesServiceTest {
 
     private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic, int expected, ByteArrayDeserializer values) {
         return read(topic, expected, new ByteArrayDeserializer(), values);
+    }
+
+    /** Scrapes /metrics, parses the Prometheus text format, and sums the samples of one metric over its labels. */
+    private static double scrapeSum(AgentOutcomesService service, String metric) throws Exception {
+        HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(service.httpUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        java.util.regex.Pattern sample = java.util.regex.Pattern.compile(
+                "^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{[^}]*\\})?\\s+(\\S+)$");
+        double sum = 0;
+        int samples = 0;
+        for (String line : scrape.body().split("\n")) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            java.util.regex.Matcher matcher = sample.matcher(line);
+            assertThat(matcher.matches()).as("a Prometheus sample line: %s", line).isTrue();
+            if (matcher.group(1).equals(metric)) {
+                sum += Double.parseDouble(matcher.group(3));
+                samples++;
+            }
+        }
+        assertThat(samples).as("samples of %s", metric).isPositive();
+        return sum;
     }
 
     private static void awaitHealthy(AgentOutcomesService service) throws Exception {

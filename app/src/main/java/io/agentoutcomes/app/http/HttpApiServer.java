@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.agentoutcomes.avro.JobReplayState;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -22,6 +23,8 @@ import org.slf4j.LoggerFactory;
  * and serves, once Kafka Streams is {@link #attach attached}:
  * <ul>
  *   <li>{@code GET /health}: 200 while Kafka Streams is RUNNING, 503 otherwise, with the state;</li>
+ *   <li>{@code GET /metrics}: Prometheus text format: Kafka Streams' own metrics (the pipeline's sensors among them:
+ *       rejected input, duplicates, ignored failures) and the JVM's;</li>
  *   <li>{@code GET /jobs/{jobId}}: the job's replay state as JSON; {@code GET /jobs/{jobId}/completed}: its completed
  *       node ids and cursor; 404 for an unknown job; 503 with {@code Retry-After} while partitions move. Any instance
  *       answers for any job, forwarding to the one that holds it;</li>
@@ -34,11 +37,13 @@ public final class HttpApiServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JSON_TYPE = "application/json";
     private static final String HTML_TYPE = "text/html; charset=utf-8";
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
     private static final int RECENT_JOBS = 100;
 
     private final HttpServer server;
     private volatile KafkaStreams streams;
     private volatile JobQueries jobs;
+    private volatile PrometheusMeterRegistry metrics;
 
     public HttpApiServer(String host, int port) throws IOException {
         this.server = HttpResponses.listen(host, port, "http-api");
@@ -46,9 +51,10 @@ public final class HttpApiServer implements AutoCloseable {
         server.start();
     }
 
-    /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}. */
-    public void attach(KafkaStreams streams, HostInfo self) {
+    /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
+    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics) {
         this.jobs = new JobQueries(streams, self);
+        this.metrics = metrics;
         this.streams = streams;
     }
 
@@ -79,6 +85,8 @@ public final class HttpApiServer implements AutoCloseable {
             boolean forwarded = Boolean.parseBoolean(HttpResponses.query(exchange).get(JobQueries.FORWARDED));
             if (path.equals(List.of("health"))) {
                 health(exchange);
+            } else if (path.equals(List.of("metrics")) && metrics != null) {
+                HttpResponses.send(exchange, 200, PROMETHEUS_TYPE, metrics.scrape());
             } else if (jobs == null && !path.isEmpty()) {
                 unavailable(exchange, "the service is starting");
             } else if (path.equals(List.of("jobs"))) {
