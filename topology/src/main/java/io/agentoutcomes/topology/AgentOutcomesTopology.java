@@ -1,5 +1,8 @@
 package io.agentoutcomes.topology;
 
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
@@ -10,13 +13,14 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
+import org.apache.kafka.streams.kstream.KStream;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
  * their own; this class only puts them together: {@link IngestTopology} (JSON of every dialect to canonical Avro),
  * {@link Intake} (the Avro input topics decoded; undecodable records to {@code rejected-input}),
  * {@link ClassifyTopology} (classification and routing), {@link RetrySchedulerTopology} (delayed retries) and
- * {@link ReplayTopology} (per-job replay state).
+ * {@link ReplayTopology} (per-job replay state) and {@link AnalyticsTopology} (cost, token and retry analytics).
  */
 public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
@@ -34,12 +38,19 @@ public final class AgentOutcomesTopology {
      * @param streamsConfig the application's streams settings (topology optimization and the like)
      */
     public static Topology build(Topics topics, RetryPolicy policy, Properties streamsConfig) {
+        return build(topics, policy, AnalyticsSettings.defaults(), streamsConfig);
+    }
+
+    /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings. */
+    public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics);
         Intake intake = Intake.build(builder, topics);
-        ClassifyTopology.build(builder, topics, intake, policy);
+        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval());
         ReplayTopology.build(builder, topics, intake);
+        AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
+                analytics.grace());
         return builder.build(streamsConfig);
     }
 

@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology;
 
+import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
@@ -57,6 +58,8 @@ public final class Topics {
     public static final String DEAD_LETTER = "dead-letter";
     public static final String COMPENSATIONS = "compensations";
     public static final String REPLAY_STATE = "replay-state";
+    public static final String AGENT_METRICS_1M = "agent-metrics-1m";
+    public static final String AGENT_METRICS_1H = "agent-metrics-1h";
 
     /** The Avro serde's settings, for the stores of the stages. */
     public final Map<String, ?> serdeConfig;
@@ -74,6 +77,8 @@ public final class Topics {
     public final Topic<String, ClassifiedOutcome> deadLetter;
     public final Topic<String, ClassifiedOutcome> compensations;
     public final Topic<String, JobReplayState> replayState;
+    public final Topic<String, AgentMetrics> agentMetrics1m;
+    public final Topic<String, AgentMetrics> agentMetrics1h;
 
     /** The topics with the default retry tiers (derived from seed 000's backoff table). */
     public Topics(String prefix, Map<String, ?> serdeConfig) {
@@ -106,6 +111,8 @@ public final class Topics {
         compensations = avro(prefix + COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
         Topic<String, JobReplayState> replay = avro(prefix + REPLAY_STATE, JobReplayState.class, serdeConfig);
         replayState = new Topic<>(replay.name(), replay.keySerde(), replay.valueSerde(), Cleanup.COMPACT, replay.valueSchema());
+        agentMetrics1m = avro(prefix + AGENT_METRICS_1M, AgentMetrics.class, serdeConfig);
+        agentMetrics1h = avro(prefix + AGENT_METRICS_1H, AgentMetrics.class, serdeConfig);
     }
 
     /** Every topic, for creating them at start. */
@@ -113,7 +120,7 @@ public final class Topics {
         List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
                 continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
-        all.addAll(List.of(retryReady, deadLetter, compensations, replayState));
+        all.addAll(List.of(retryReady, deadLetter, compensations, replayState, agentMetrics1m, agentMetrics1h));
         return all;
     }
 

@@ -46,7 +46,9 @@ public final class ClassifyTopology {
     private ClassifyTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, Intake intake, RetryPolicy policy) {
+    /** Adds classification and routing; returns every classified outcome, for the stages that follow. */
+    public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
+                                                           RetryPolicy policy) {
         for (String store : List.of(AGENT_TASKS_STORE, NODE_TASKS_STORE)) {
             builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), Serdes.String(),
                     AvroSerde.specific(TaskAttempts.class).configured(topics.serdeConfig, false)));
@@ -57,7 +59,9 @@ public final class ClassifyTopology {
         KStream<String, ClassifiedOutcome> nodeOutcomes = intake.nodeFinished().process(
                 () -> new TaskClassifier<>(policy, NODE_TASKS, NODE_TASKS_STORE), Named.as("classify-node-finished"),
                 NODE_TASKS_STORE);
-        route(agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes")), topics, policy.tiers());
+        KStream<String, ClassifiedOutcome> outcomes = agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes"));
+        route(outcomes, topics, policy.tiers());
+        return outcomes;
     }
 
     private static void route(KStream<String, ClassifiedOutcome> outcomes, Topics topics, RetryTiers tiers) {

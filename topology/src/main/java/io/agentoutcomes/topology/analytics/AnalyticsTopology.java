@@ -1,0 +1,236 @@
+package io.agentoutcomes.topology.analytics;
+
+import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.topology.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Cost, token and retry analytics per agent, model and provider, in tumbling windows of 1 minute and 1 hour and as
+ * running totals. Aggregated locally first: each task folds its outcomes into partial aggregates in a cached,
+ * changelogged store, and flushes them every {@code flushInterval} through one repartition topic, keyed by window,
+ * agent, model and provider, to the task that owns that key; so the repartition costs a write and a read per key and
+ * flush, not per record. There the partials are merged into the window's aggregate, which is published to
+ * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when stream time
+ * passes its end plus the grace period; a partial for a window already closed is dropped and counted. Running totals
+ * are kept in the store {@value #WINDOWS_STORE} (size {@code total}) for queries.
+ */
+public final class AnalyticsTopology {
+    public static final String PARTIALS_STORE = "analytics-partials";
+    public static final String WINDOWS_STORE = "analytics-windows";
+
+    /** The aggregation windows: their name (in keys and topics) and length; TOTAL has none. */
+    public enum WindowSize {
+        ONE_MINUTE("1m", Duration.ofMinutes(1)), ONE_HOUR("1h", Duration.ofHours(1)), TOTAL("total", null);
+
+        private final String label;
+        private final Duration length;
+
+        WindowSize(String label, Duration length) {
+            this.label = label;
+            this.length = length;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        static WindowSize of(String label) {
+            for (WindowSize size : values()) {
+                if (size.label.equals(label)) {
+                    return size;
+                }
+            }
+            throw new IllegalArgumentException("no window size " + label);
+        }
+
+        long start(long timestampMs) {
+            return length == null ? 0 : timestampMs - Math.floorMod(timestampMs, length.toMillis());
+        }
+    }
+
+    /** The key of one aggregate: window size and start, agent, model, provider; "|"-separated, start zero-padded. */
+    public record WindowKey(WindowSize size, long start, MetricsAggregator.Key key) {
+        public String encode() {
+            return String.join("|", size.label, String.format("%013d", start), key.agentId(), key.model(), key.provider());
+        }
+
+        public static WindowKey decode(String text) {
+            String[] parts = text.split("\\|", 5);
+            return new WindowKey(WindowSize.of(parts[0]), Long.parseLong(parts[1]),
+                    new MetricsAggregator.Key(parts[2], parts[3], parts[4]));
+        }
+
+        Instant end() {
+            return size.length == null ? null : Instant.ofEpochMilli(start).plus(size.length);
+        }
+    }
+
+    private AnalyticsTopology() {
+    }
+
+    /**
+     * @param outcomes      every classified outcome, as classification emits them
+     * @param flushInterval how often local partial aggregates are sent on (wall clock)
+     * @param grace         how long after a window's end late outcomes still update it
+     */
+    public static void build(StreamsBuilder builder, Topics topics, KStream<String, ClassifiedOutcome> outcomes,
+                             KStream<String, ContinuationEvaluated> continuations, Duration flushInterval, Duration grace) {
+        Serde<AgentMetrics> serde = AvroSerde.specific(AgentMetrics.class).configured(topics.serdeConfig, false);
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PARTIALS_STORE), Serdes.String(), serde)
+                .withCachingEnabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
+                .withCachingEnabled());
+        KStream<String, Object> events = outcomes.mapValues(outcome -> (Object) outcome, Named.as("analytics-outcomes"))
+                .merge(continuations.mapValues(event -> (Object) event, Named.as("analytics-continuations")),
+                        Named.as("analytics-events"));
+        KStream<String, AgentMetrics> windows = events
+                .process(() -> new LocalPreAggregator(flushInterval), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
+                .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials"))
+                .process(() -> new WindowMerger(grace), Named.as("analytics-merge"), WINDOWS_STORE);
+        windows.filter((key, metrics) -> metrics.getWindowStart() != null
+                        && WindowKey.decode(key).size() == WindowSize.ONE_MINUTE, Named.as("analytics-1m"))
+                .to(topics.agentMetrics1m.name(), topics.agentMetrics1m.produced().withName("write-agent-metrics-1m"));
+        windows.filter((key, metrics) -> metrics.getWindowStart() != null
+                        && WindowKey.decode(key).size() == WindowSize.ONE_HOUR, Named.as("analytics-1h"))
+                .to(topics.agentMetrics1h.name(), topics.agentMetrics1h.produced().withName("write-agent-metrics-1h"));
+    }
+
+    /** Folds events into local partials, per window and key, and forwards them all every flush interval. */
+    private static final class LocalPreAggregator implements Processor<String, Object, String, AgentMetrics> {
+        private final Duration flushInterval;
+        private ProcessorContext<String, AgentMetrics> context;
+        private KeyValueStore<String, AgentMetrics> partials;
+
+        LocalPreAggregator(Duration flushInterval) {
+            this.flushInterval = flushInterval;
+        }
+
+        @Override
+        public void init(ProcessorContext<String, AgentMetrics> context) {
+            this.context = context;
+            this.partials = context.getStateStore(PARTIALS_STORE);
+            context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flush());
+        }
+
+        @Override
+        public void process(Record<String, Object> record) {
+            Optional<MetricsAggregator.Key> key;
+            if (record.value() instanceof ClassifiedOutcome outcome) {
+                key = MetricsAggregator.Key.of(outcome);
+            } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
+                key = Optional.of(new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
+                        MetricsAggregator.UNKNOWN));
+            } else {
+                key = Optional.empty();
+            }
+            key.ifPresent(k -> {
+                for (WindowSize size : WindowSize.values()) {
+                    String windowKey = new WindowKey(size, size.start(record.timestamp()), k).encode();
+                    AgentMetrics partial = partials.get(windowKey);
+                    if (partial == null) {
+                        partial = MetricsAggregator.empty(k);
+                    }
+                    partial = record.value() instanceof ClassifiedOutcome outcome ? MetricsAggregator.add(partial, outcome)
+                            : MetricsAggregator.addContinuation(partial, (ContinuationEvaluated) record.value());
+                    partials.put(windowKey, partial);
+                }
+            });
+        }
+
+        private void flush() {
+            List<KeyValue<String, AgentMetrics>> pending = new ArrayList<>();
+            try (KeyValueIterator<String, AgentMetrics> all = partials.all()) {
+                all.forEachRemaining(pending::add);
+            }
+            long timestamp = Math.max(0, context.currentStreamTimeMs());
+            for (KeyValue<String, AgentMetrics> partial : pending) {
+                context.forward(new Record<>(partial.key, partial.value, timestamp));
+                partials.delete(partial.key);
+            }
+        }
+    }
+
+    /** Merges partials into window aggregates, publishes each change, and closes windows after their grace. */
+    private static final class WindowMerger implements Processor<String, AgentMetrics, String, AgentMetrics> {
+        private final Duration grace;
+        private ProcessorContext<String, AgentMetrics> context;
+        private KeyValueStore<String, AgentMetrics> windows;
+        private Sensor late;
+
+        WindowMerger(Duration grace) {
+            this.grace = grace;
+        }
+
+        @Override
+        public void init(ProcessorContext<String, AgentMetrics> context) {
+            this.context = context;
+            this.windows = context.getStateStore(WINDOWS_STORE);
+            this.late = context.metrics().addRateTotalSensor("agent-outcomes-analytics", WINDOWS_STORE,
+                    "late-partials-dropped", Sensor.RecordingLevel.INFO);
+            context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, this::closeWindows);
+        }
+
+        @Override
+        public void process(Record<String, AgentMetrics> record) {
+            WindowKey key = WindowKey.decode(record.key());
+            if (key.end() != null && closed(key, context.currentStreamTimeMs())) {
+                late.record();
+                return;
+            }
+            AgentMetrics current = windows.get(record.key());
+            AgentMetrics merged = current == null ? record.value() : MetricsAggregator.merge(current, record.value());
+            if (key.end() != null) {
+                merged.setWindowStart(Instant.ofEpochMilli(key.start()));
+                merged.setWindowEnd(key.end());
+            }
+            windows.put(record.key(), merged);
+            context.forward(record.withValue(MetricsAggregator.withPercentiles(merged)));
+        }
+
+        private boolean closed(WindowKey key, long streamTime) {
+            return key.end().plus(grace).toEpochMilli() <= streamTime;
+        }
+
+        /** Publishes every window past its grace once more, marked closed, and forgets it. */
+        private void closeWindows(long streamTime) {
+            List<KeyValue<String, AgentMetrics>> done = new ArrayList<>();
+            for (WindowSize size : List.of(WindowSize.ONE_MINUTE, WindowSize.ONE_HOUR)) {
+                try (KeyValueIterator<String, AgentMetrics> range = windows.range(size.label + "|", size.label + "|~")) {
+                    range.forEachRemaining(entry -> {
+                        if (closed(WindowKey.decode(entry.key), streamTime)) {
+                            done.add(entry);
+                        }
+                    });
+                }
+            }
+            for (KeyValue<String, AgentMetrics> window : done) {
+                AgentMetrics closed = MetricsAggregator.withPercentiles(window.value);
+                closed.setWindowClosed(true);
+                context.forward(new Record<>(window.key, closed, streamTime));
+                windows.delete(window.key);
+            }
+        }
+    }
+}

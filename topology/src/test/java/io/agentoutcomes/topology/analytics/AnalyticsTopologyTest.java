@@ -1,0 +1,129 @@
+package io.agentoutcomes.topology.analytics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.avro.registry.MockSchemaRegistry;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The analytics stage on a TopologyTestDriver: local partials flushed by the wall clock, windows closed by stream time. */
+class AnalyticsTopologyTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    private final String scope = "analytics-" + UUID.randomUUID();
+    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    private final TopologyTestDriver driver;
+    private final TestInputTopic<String, AgentResult> results;
+    private final TestOutputTopic<String, AgentMetrics> minutes;
+    private final TestOutputTopic<String, AgentMetrics> hours;
+    private int sequence;
+
+    AnalyticsTopologyTest() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analytics-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, RetryPolicy.defaults(),
+                new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60)), props), props, T0);
+        results = driver.createInputTopic(topics.agentResults.name(), new StringSerializer(),
+                topics.agentResults.valueSerde().serializer());
+        minutes = driver.createOutputTopic(topics.agentMetrics1m.name(), new StringDeserializer(),
+                topics.agentMetrics1m.valueSerde().deserializer());
+        hours = driver.createOutputTopic(topics.agentMetrics1h.name(), new StringDeserializer(),
+                topics.agentMetrics1h.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        driver.close();
+        MockSchemaRegistry.dropScope(scope);
+    }
+
+    private void publish(Instant at, boolean success, String cost, long inputTokens, long durationMs) {
+        String id = "r-" + sequence++;
+        AgentResult result = AgentResult.newBuilder().setResultId(id).setAgentId("summarizer").setTaskId("task-" + id)
+                .setExecution(ExecutionMetadata.newBuilder().setModel("gpt-4o-mini").setProvider("openai")
+                        .setDurationMs(durationMs).setUsage(Usage.newBuilder().setInputTokens(inputTokens).setOutputTokens(10L).build())
+                        .setCost(Cost.newBuilder().setTotal(new BigDecimal(cost).setScale(12)).setSource(CostSource.REPORTED).build())
+                        .build())
+                .setOutcome(success ? Success.newBuilder().build()
+                        : Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build())
+                .build();
+        results.pipeInput(result.getTaskId(), result, at);
+    }
+
+    private static String key(String size, Instant start) {
+        return size + "|" + String.format("%013d", start.toEpochMilli()) + "|summarizer|gpt-4o-mini|openai";
+    }
+
+    @Test
+    void windowsAggregateExactlyALateRecordInsideGraceUpdatesItsWindowAndClosedWindowsSaySo() {
+        publish(T0.plusSeconds(5), true, "0.0000001", 100, 200);
+        publish(T0.plusSeconds(20), false, "0.0000002", 50, 400);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        List<KeyValue<String, AgentMetrics>> first = minutes.readKeyValuesToList();
+        assertThat(first).hasSize(1);
+        AgentMetrics window = first.get(0).value;
+        assertThat(first.get(0).key).isEqualTo(key("1m", T0));
+        assertThat(window.getWindowStart()).isEqualTo(T0);
+        assertThat(window.getWindowEnd()).isEqualTo(T0.plusSeconds(60));
+        assertThat(window.getWindowClosed()).isFalse();
+        assertThat(window.getCompletions()).isEqualTo(Map.of("SUCCESS", 1L, "PERMANENT_FAILURE", 1L));
+        assertThat(window.getCostTotal()).isEqualTo(new BigDecimal("0.000000300000"));
+        assertThat(window.getInputTokens()).isEqualTo(150);
+        assertThat(window.getTotalTokens()).isEqualTo(170);
+        assertThat(window.getDeadLetters()).isEqualTo(Map.of("ERROR", 1L));
+        assertThat(window.getDurationCount()).isEqualTo(2);
+        assertThat(hours.readKeyValuesToList()).extracting(kv -> kv.key).containsExactly(key("1h", T0));
+
+        publish(T0.plusSeconds(70), true, "0.000001", 1, 10);
+        publish(T0.plusSeconds(30), true, "0.0000004", 1, 10);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        List<KeyValue<String, AgentMetrics>> updated = minutes.readKeyValuesToList();
+        assertThat(updated).extracting(kv -> kv.key).containsExactlyInAnyOrder(key("1m", T0), key("1m", T0.plusSeconds(60)));
+        AgentMetrics late = updated.stream().filter(kv -> kv.key.equals(key("1m", T0))).findFirst().orElseThrow().value;
+        assertThat(late.getCostTotal()).isEqualTo(new BigDecimal("0.000000700000"));
+        assertThat(late.getCompletions()).isEqualTo(Map.of("SUCCESS", 2L, "PERMANENT_FAILURE", 1L));
+        assertThat(late.getWindowClosed()).isFalse();
+
+        publish(T0.plusSeconds(125), true, "0.000001", 1, 10);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        publish(T0.plusSeconds(126), true, "0.000001", 1, 10);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        List<KeyValue<String, AgentMetrics>> closing = minutes.readKeyValuesToList();
+        AgentMetrics closed = closing.stream().filter(kv -> kv.key.equals(key("1m", T0)) && kv.value.getWindowClosed())
+                .findFirst().orElseThrow().value;
+        assertThat(closed.getCostTotal()).isEqualTo(new BigDecimal("0.000000700000"));
+        assertThat(closed.getDurationP50Ms()).isNotNull();
+
+        publish(T0.plusSeconds(10), true, "5", 1, 10);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertThat(minutes.readKeyValuesToList()).extracting(kv -> kv.key).doesNotContain(key("1m", T0));
+    }
+}
