@@ -108,7 +108,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
-        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, config.retryPolicy(), streamsProperties), streamsProperties);
+        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(),
+                streamsProperties), streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(

@@ -287,6 +287,92 @@ class AgentOutcomesServiceTest {
         }
     }
 
+    @Test
+    void hourlyAnalyticsEqualTheSumsOfAKnownMixedLoadToTheLastDigit() throws Exception {
+        AppConfig base = config("analytics");
+        Map<String, String> settings = new HashMap<>(Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.APPLICATION_ID, base.applicationId(),
+                ConfigLoader.TOPIC_PREFIX, base.topicPrefix(),
+                ConfigLoader.TOPIC_PARTITIONS, "1",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        settings.put("analytics.flush.interval.ms", "200");
+        settings.put("analytics.grace.ms", "0");
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), settings);
+        String prefix = config.topicPrefix();
+        Instant hour = Instant.parse("2026-03-01T10:00:00Z");
+        String[] agents = {"summarizer", "reviewer", "planner"};
+        String[] models = {"gpt-4o-mini", "claude-haiku"};
+        Map<String, BigDecimal> expectedCost = new HashMap<>();
+        Map<String, Long> expectedInput = new HashMap<>();
+        Map<String, Map<String, Long>> expectedCompletions = new HashMap<>();
+        List<AgentResult> load = new java.util.ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            String agent = agents[i % 3];
+            String model = models[(i / 3) % 2];
+            String provider = model.startsWith("gpt") ? "openai" : "anthropic";
+            BigDecimal cost = new BigDecimal(i + 1).movePointLeft(7).setScale(12);
+            long input = 100 + i;
+            Object outcome = i % 5 == 0 ? Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build()
+                    : i % 7 == 0 ? Skipped.newBuilder().setReason("nothing to do").build() : Success.newBuilder().build();
+            String type = i % 5 == 0 ? "PERMANENT_FAILURE" : i % 7 == 0 ? "SKIPPED" : "SUCCESS";
+            String key = agent + "|" + model + "|" + provider;
+            expectedCost.merge(key, cost, BigDecimal::add);
+            expectedInput.merge(key, input, Long::sum);
+            expectedCompletions.computeIfAbsent(key, k -> new HashMap<>()).merge(type, 1L, Long::sum);
+            load.add(AgentResult.newBuilder().setResultId("r-" + i).setAgentId(agent).setTaskId("task-" + i)
+                    .setExecution(ExecutionMetadata.newBuilder().setModel(model).setProvider(provider).setDurationMs(10L + i)
+                            .setUsage(Usage.newBuilder().setInputTokens(input).setOutputTokens(7L).build())
+                            .setCost(Cost.newBuilder().setTotal(cost).setSource(CostSource.REPORTED).build()).build())
+                    .setOutcome(outcome).build());
+        }
+
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+            try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
+                for (int i = 0; i < load.size(); i++) {
+                    AgentResult result = load.get(i);
+                    producer.send(new ProducerRecord<>(prefix + "agent-results", null, hour.plusSeconds(i * 10L).toEpochMilli(),
+                            result.getTaskId(), result)).get();
+                }
+                Thread.sleep(1_000);
+                AgentResult clock = AgentResult.newBuilder(load.get(1)).setResultId("clock").setTaskId("clock").build();
+                producer.send(new ProducerRecord<>(prefix + "agent-results", null, hour.plusSeconds(7_300).toEpochMilli(),
+                        "clock", clock)).get();
+            }
+            Map<String, io.agentoutcomes.avro.AgentMetrics> closed = new HashMap<>();
+            Map<String, Object> consumer = Map.of("bootstrap.servers", kafka.bootstrapServers(),
+                    ConsumerConfig.GROUP_ID_CONFIG, "metrics-" + UUID.randomUUID(),
+                    ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            try (KafkaConsumer<String, io.agentoutcomes.avro.AgentMetrics> metrics = new KafkaConsumer<>(consumer,
+                    new StringDeserializer(), AvroSerde.specific(io.agentoutcomes.avro.AgentMetrics.class)
+                            .configured(serde, false).deserializer())) {
+                metrics.subscribe(List.of(prefix + "agent-metrics-1h"));
+                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                while (closed.size() < expectedCost.size() && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, io.agentoutcomes.avro.AgentMetrics> record : metrics.poll(Duration.ofMillis(200))) {
+                        io.agentoutcomes.avro.AgentMetrics window = record.value();
+                        if (window.getWindowClosed() && window.getWindowStart().equals(hour)) {
+                            closed.put(window.getAgentId() + "|" + window.getModel() + "|" + window.getProvider(), window);
+                        }
+                    }
+                }
+            }
+            assertThat(closed.keySet()).isEqualTo(expectedCost.keySet());
+            closed.forEach((key, window) -> {
+                assertThat(window.getCostTotal()).as("cost of %s", key).isEqualTo(expectedCost.get(key));
+                assertThat(window.getInputTokens()).as("input tokens of %s", key).isEqualTo(expectedInput.get(key));
+                assertThat(window.getCompletions()).as("completions of %s", key).isEqualTo(expectedCompletions.get(key));
+            });
+            assertThat(closed.values().stream().map(io.agentoutcomes.avro.AgentMetrics::getCostTotal)
+                    .reduce(BigDecimal.ZERO, BigDecimal::add)).isEqualByComparingTo("0.004515");
+        }
+    }
+
     private static ProducerRecord<String, String> json(String topic, String key, long time, String value, String... headers) {
         ProducerRecord<String, String> record = new ProducerRecord<>(topic, null, time, key, value);
         for (int i = 0; i < headers.length; i += 2) {

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.nio.file.Path;
 import java.util.Map;
@@ -24,6 +25,7 @@ import java.util.regex.Pattern;
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
+ * @param analytics            analytics flush interval and window grace
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -40,6 +42,7 @@ public record AppConfig(
         int embeddedKafkaPort,
         int embeddedRegistryPort,
         RetryPolicy retryPolicy,
+        AnalyticsSettings analytics,
         Map<String, String> kafka) {
 
     private static final Pattern SECRET = Pattern.compile(

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ErrorCode;
@@ -34,7 +35,7 @@ import java.util.stream.Collectors;
  * </pre>
  */
 public final class PolicyConfig {
-    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.");
+    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.", "analytics.");
 
     private PolicyConfig() {
     }
@@ -60,6 +61,17 @@ public final class PolicyConfig {
         }
         unknownKeys(sorted, agents.keySet());
         return new RetryPolicy(new Classifier(global, agents), backoff, tiers, interval);
+    }
+
+    /** {@code analytics.flush.interval.ms} (default 1000) and {@code analytics.grace.ms} (default 60000). */
+    public static AnalyticsSettings analytics(Map<String, String> settings) {
+        AnalyticsSettings defaults = AnalyticsSettings.defaults();
+        long flush = number(settings, "analytics.flush.interval.ms", defaults.flushInterval().toMillis());
+        if (flush < 1) {
+            throw new ConfigLoader.ConfigError("analytics.flush.interval.ms must be at least 1");
+        }
+        return new AnalyticsSettings(Duration.ofMillis(flush),
+                Duration.ofMillis(number(settings, "analytics.grace.ms", defaults.grace().toMillis())));
     }
 
     private static ErrorPolicy policy(Map<String, String> settings, String prefix, ErrorPolicy start) {
@@ -139,7 +151,8 @@ public final class PolicyConfig {
                     || key.startsWith("policy.category.") || key.startsWith("policy.code.") || key.startsWith("policy.agent.")
                     || key.startsWith("backoff.base.") && key.endsWith(".ms") || key.equals("backoff.default.base.ms")
                     || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
-                    || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms");
+                    || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms")
+                    || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms");
             if (!known) {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }
