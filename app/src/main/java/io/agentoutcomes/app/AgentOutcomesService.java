@@ -132,7 +132,7 @@ public final class AgentOutcomesService implements AutoCloseable {
                 streamsMetrics.bindTo(metrics);
             }
         });
-        http.attach(streams, self, metrics);
+        http.attach(streams, self, metrics, config.analytics().maxLabelSets());
         streams.start();
     }
 

@@ -171,8 +171,8 @@ class AgentOutcomesServiceTest {
             assertThat(headers).containsEntry("__streams.errors.topic", config.topicPrefix() + "agent-results");
             assertThat(headers).containsEntry("__streams.errors.offset", "0");
             assertThat(service.streamsState()).isEqualTo(KafkaStreams.State.RUNNING);
-            assertThat(scrapeSum(service, "kafka_stream_task_dropped_records_total")).isEqualTo(1.0);
-            assertThat(scrapeSum(service, "jvm_threads_live_threads")).isPositive();
+            assertThat(scrapeSum(service, "kafka_stream_task_dropped_records_total", "")).isEqualTo(1.0);
+            assertThat(scrapeSum(service, "jvm_threads_live_threads", "")).isPositive();
         }
     }
 
@@ -370,6 +370,20 @@ class AgentOutcomesServiceTest {
             });
             assertThat(closed.values().stream().map(io.agentoutcomes.avro.AgentMetrics::getCostTotal)
                     .reduce(BigDecimal.ZERO, BigDecimal::add)).isEqualByComparingTo("0.004515");
+
+            // the running totals (the 300 results and the clock record) as Prometheus domain meters and through the API
+            assertThat(scrapeSum(service, "agent_outcomes_cost_usd", "part=\"total\"")).isCloseTo(0.0045152,
+                    org.assertj.core.data.Offset.offset(1e-12));
+            assertThat(scrapeSum(service, "agent_outcomes_results", "")).isEqualTo(301.0);
+            assertThat(scrapeSum(service, "agent_outcomes_results", "result_type=\"SKIPPED\"")).isEqualTo(
+                    (double) expectedCompletions.values().stream().mapToLong(m -> m.getOrDefault("SKIPPED", 0L)).sum());
+            HttpResponse<String> byModel = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(service.httpUrl() + "/analytics?window=1h&by=model")).build(), HttpResponse.BodyHandlers.ofString());
+            com.fasterxml.jackson.databind.JsonNode answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(byModel.body());
+            assertThat(answer.get("series")).extracting(series -> series.get("name").asText())
+                    .containsExactly("claude-haiku", "gpt-4o-mini");
+            assertThat(answer.at("/series/0/points/0/windowStart").asText()).isEqualTo(hour.toString());
+            assertThat(answer.at("/series/0/points/0/windowClosed").asBoolean()).isTrue();
         }
     }
 
@@ -433,8 +447,8 @@ class AgentOutcomesServiceTest {
         return read(topic, expected, new ByteArrayDeserializer(), values);
     }
 
-    /** Scrapes /metrics, parses the Prometheus text format, and sums the samples of one metric over its labels. */
-    private static double scrapeSum(AgentOutcomesService service, String metric) throws Exception {
+    /** Scrapes /metrics, parses the Prometheus text format, and sums the samples of a metric whose labels contain the filter. */
+    private static double scrapeSum(AgentOutcomesService service, String metric, String labelFilter) throws Exception {
         HttpResponse<String> scrape = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                 URI.create(service.httpUrl() + "/metrics")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(scrape.statusCode()).isEqualTo(200);
@@ -449,7 +463,7 @@ class AgentOutcomesServiceTest {
             }
             java.util.regex.Matcher matcher = sample.matcher(line);
             assertThat(matcher.matches()).as("a Prometheus sample line: %s", line).isTrue();
-            if (matcher.group(1).equals(metric)) {
+            if (matcher.group(1).equals(metric) && (matcher.group(2) == null ? "" : matcher.group(2)).contains(labelFilter)) {
                 sum += Double.parseDouble(matcher.group(3));
                 samples++;
             }

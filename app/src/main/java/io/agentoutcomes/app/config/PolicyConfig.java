@@ -63,15 +63,22 @@ public final class PolicyConfig {
         return new RetryPolicy(new Classifier(global, agents), backoff, tiers, interval);
     }
 
-    /** {@code analytics.flush.interval.ms} (default 1000) and {@code analytics.grace.ms} (default 60000). */
+    /**
+     * {@code analytics.flush.interval.ms} (default 1000), {@code analytics.grace.ms} (default 60000) and
+     * {@code analytics.metrics.max.label.sets} (default 1000).
+     */
     public static AnalyticsSettings analytics(Map<String, String> settings) {
         AnalyticsSettings defaults = AnalyticsSettings.defaults();
         long flush = number(settings, "analytics.flush.interval.ms", defaults.flushInterval().toMillis());
         if (flush < 1) {
             throw new ConfigLoader.ConfigError("analytics.flush.interval.ms must be at least 1");
         }
+        long labelSets = number(settings, "analytics.metrics.max.label.sets", defaults.maxLabelSets());
+        if (labelSets < 1 || labelSets > 100_000) {
+            throw new ConfigLoader.ConfigError("analytics.metrics.max.label.sets must be between 1 and 100000");
+        }
         return new AnalyticsSettings(Duration.ofMillis(flush),
-                Duration.ofMillis(number(settings, "analytics.grace.ms", defaults.grace().toMillis())));
+                Duration.ofMillis(number(settings, "analytics.grace.ms", defaults.grace().toMillis())), (int) labelSets);
     }
 
     private static ErrorPolicy policy(Map<String, String> settings, String prefix, ErrorPolicy start) {
@@ -152,7 +159,8 @@ public final class PolicyConfig {
                     || key.startsWith("backoff.base.") && key.endsWith(".ms") || key.equals("backoff.default.base.ms")
                     || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
                     || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms")
-                    || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms");
+                    || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms")
+                    || key.equals("analytics.metrics.max.label.sets");
             if (!known) {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }

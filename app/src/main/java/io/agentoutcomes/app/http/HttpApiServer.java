@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +14,7 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
@@ -23,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * and serves, once Kafka Streams is {@link #attach attached}:
  * <ul>
  *   <li>{@code GET /health}: 200 while Kafka Streams is RUNNING, 503 otherwise, with the state;</li>
- *   <li>{@code GET /metrics}: Prometheus text format: Kafka Streams' own metrics (the pipeline's sensors among them:
- *       rejected input, duplicates, ignored failures) and the JVM's;</li>
+ *   <li>{@code GET /metrics}: Prometheus text format: the domain meters ({@link DomainMeters}), Kafka Streams' own
+ *       metrics (the pipeline's sensors among them: rejected input, duplicates, ignored failures) and the JVM's;</li>
+ *   <li>{@code GET /analytics?window=1m|1h|total&by=agent|model|provider}: the analytics aggregates as JSON;</li>
  *   <li>{@code GET /jobs/{jobId}}: the job's replay state as JSON; {@code GET /jobs/{jobId}/completed}: its completed
  *       node ids and cursor; 404 for an unknown job; 503 with {@code Retry-After} while partitions move. Any instance
  *       answers for any job, forwarding to the one that holds it;</li>
@@ -43,7 +46,9 @@ public final class HttpApiServer implements AutoCloseable {
     private final HttpServer server;
     private volatile KafkaStreams streams;
     private volatile JobQueries jobs;
+    private volatile AnalyticsQueries analytics;
     private volatile PrometheusMeterRegistry metrics;
+    private volatile DomainMeters domainMeters;
 
     public HttpApiServer(String host, int port) throws IOException {
         this.server = HttpResponses.listen(host, port, "http-api");
@@ -52,8 +57,10 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
-    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics) {
+    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets) {
         this.jobs = new JobQueries(streams, self);
+        this.analytics = new AnalyticsQueries(streams, self);
+        this.domainMeters = new DomainMeters(metrics, analytics::localTotals, maxLabelSets);
         this.metrics = metrics;
         this.streams = streams;
     }
@@ -86,9 +93,14 @@ public final class HttpApiServer implements AutoCloseable {
             if (path.equals(List.of("health"))) {
                 health(exchange);
             } else if (path.equals(List.of("metrics")) && metrics != null) {
+                domainMeters.refresh();
                 HttpResponses.send(exchange, 200, PROMETHEUS_TYPE, metrics.scrape());
             } else if (jobs == null && !path.isEmpty()) {
                 unavailable(exchange, "the service is starting");
+            } else if (path.equals(List.of("analytics"))) {
+                analytics(exchange);
+            } else if (path.equals(List.of("analytics", "export"))) {
+                bytes(exchange, analytics.export(windowSize(HttpResponses.query(exchange).getOrDefault("window", "1h"))));
             } else if (path.equals(List.of("jobs"))) {
                 ObjectNode body = JSON.createObjectNode();
                 jobs.recentJobs(RECENT_JOBS, false).forEach(job -> body.withArray("jobs").add(summary(job)));
@@ -154,6 +166,39 @@ public final class HttpApiServer implements AutoCloseable {
         if (status == 503) {
             exchange.getResponseHeaders().set("Retry-After", "1");
         }
+    }
+
+    /** {@code GET /analytics?window=1m|1h|total&by=agent|model|provider}. */
+    private void analytics(HttpExchange exchange) throws IOException {
+        Map<String, String> query = HttpResponses.query(exchange);
+        String window = query.getOrDefault("window", "1h");
+        String by = query.getOrDefault("by", "agent");
+        AnalyticsQueries.By dimension;
+        AnalyticsTopology.WindowSize size;
+        try {
+            size = windowSize(window);
+            dimension = AnalyticsQueries.By.valueOf(by.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            json(exchange, 400, error("bad request", "window must be 1m, 1h or total and by agent, model or provider; got window="
+                    + window + ", by=" + by));
+            return;
+        }
+        ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", by.toLowerCase(java.util.Locale.ROOT));
+        com.fasterxml.jackson.databind.node.ArrayNode series = body.putArray("series");
+        for (AnalyticsQueries.Series group : analytics.series(size, dimension)) {
+            ObjectNode entry = series.addObject().put("name", group.name());
+            com.fasterxml.jackson.databind.node.ArrayNode points = entry.putArray("points");
+            for (io.agentoutcomes.avro.AgentMetrics point : group.points()) {
+                ObjectNode json = (ObjectNode) AvroJson.toJson(point);
+                json.remove(List.of("durationSketch", "agentId", "model", "provider"));
+                points.add(json);
+            }
+        }
+        json(exchange, 200, body);
+    }
+
+    private static AnalyticsTopology.WindowSize windowSize(String label) {
+        return AnalyticsTopology.WindowSize.of(label);
     }
 
     private static ObjectNode completed(JobReplayState state) {

@@ -122,7 +122,7 @@ public final class JobQueries {
         try {
             HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://" + host.host() + ":"
                     + host.port() + "/jobs/export")).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofByteArray());
-            return response.statusCode() == 200 ? Optional.of(JobStateCodec.decodeList(response.body())) : Optional.empty();
+            return response.statusCode() == 200 ? Optional.of(RecordListCodec.decodeList(response.body(), JobReplayState.class)) : Optional.empty();
         } catch (IOException e) {
             return Optional.empty();
         } catch (InterruptedException e) {
@@ -133,7 +133,7 @@ public final class JobQueries {
 
     /** This instance's jobs, encoded for another instance's list. */
     public byte[] exportLocalJobs() {
-        return JobStateCodec.encodeList(localJobs());
+        return RecordListCodec.encodeList(localJobs(), JobReplayState.class);
     }
 
     private ReadOnlyKeyValueStore<String, JobReplayState> localStore() {

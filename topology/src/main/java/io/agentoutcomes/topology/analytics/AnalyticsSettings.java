@@ -6,9 +6,10 @@ import java.time.Duration;
  * @param flushInterval how often each task sends its partial aggregates on (wall clock): the repartition cost and the
  *                      freshness of the window topics trade against each other here
  * @param grace         how long after a window's end late outcomes still update it; then it is published closed
+ * @param maxLabelSets  how many agent/model/provider combinations get their own Prometheus series
  */
-public record AnalyticsSettings(Duration flushInterval, Duration grace) {
+public record AnalyticsSettings(Duration flushInterval, Duration grace, int maxLabelSets) {
     public static AnalyticsSettings defaults() {
-        return new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofMinutes(1));
+        return new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofMinutes(1), 1000);
     }
 }

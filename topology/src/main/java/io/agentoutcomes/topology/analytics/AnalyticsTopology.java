@@ -33,8 +33,9 @@ import org.apache.kafka.streams.state.Stores;
  * agent, model and provider, to the task that owns that key; so the repartition costs a write and a read per key and
  * flush, not per record. There the partials are merged into the window's aggregate, which is published to
  * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when stream time
- * passes its end plus the grace period; a partial for a window already closed is dropped and counted. Running totals
- * are kept in the store {@value #WINDOWS_STORE} (size {@code total}) for queries.
+ * passes its end plus the grace period; a partial for a window already closed is dropped and counted. The store
+ * {@value #WINDOWS_STORE} keeps running totals (size {@code total}) and closed windows for a while (1m windows two
+ * hours, 1h windows seven days), for queries and the dashboard.
  */
 public final class AnalyticsTopology {
     public static final String PARTIALS_STORE = "analytics-partials";
@@ -42,21 +43,26 @@ public final class AnalyticsTopology {
 
     /** The aggregation windows: their name (in keys and topics) and length; TOTAL has none. */
     public enum WindowSize {
-        ONE_MINUTE("1m", Duration.ofMinutes(1)), ONE_HOUR("1h", Duration.ofHours(1)), TOTAL("total", null);
+        ONE_MINUTE("1m", Duration.ofMinutes(1), Duration.ofHours(2)),
+        ONE_HOUR("1h", Duration.ofHours(1), Duration.ofDays(7)),
+        TOTAL("total", null, null);
 
         private final String label;
         private final Duration length;
+        /** How long a closed window stays in the store for queries and the dashboard. */
+        private final Duration retention;
 
-        WindowSize(String label, Duration length) {
+        WindowSize(String label, Duration length, Duration retention) {
             this.label = label;
             this.length = length;
+            this.retention = retention;
         }
 
         public String label() {
             return label;
         }
 
-        static WindowSize of(String label) {
+        public static WindowSize of(String label) {
             for (WindowSize size : values()) {
                 if (size.label.equals(label)) {
                     return size;
@@ -195,42 +201,51 @@ public final class AnalyticsTopology {
         @Override
         public void process(Record<String, AgentMetrics> record) {
             WindowKey key = WindowKey.decode(record.key());
-            if (key.end() != null && closed(key, context.currentStreamTimeMs())) {
+            AgentMetrics current = windows.get(record.key());
+            if (key.end() != null && (current != null && current.getWindowClosed()
+                    || current == null && closed(key, context.currentStreamTimeMs()))) {
                 late.record();
                 return;
             }
-            AgentMetrics current = windows.get(record.key());
             AgentMetrics merged = current == null ? record.value() : MetricsAggregator.merge(current, record.value());
             if (key.end() != null) {
                 merged.setWindowStart(Instant.ofEpochMilli(key.start()));
                 merged.setWindowEnd(key.end());
             }
+            merged = MetricsAggregator.withPercentiles(merged);
             windows.put(record.key(), merged);
-            context.forward(record.withValue(MetricsAggregator.withPercentiles(merged)));
+            context.forward(record.withValue(merged));
         }
 
         private boolean closed(WindowKey key, long streamTime) {
             return key.end().plus(grace).toEpochMilli() <= streamTime;
         }
 
-        /** Publishes every window past its grace once more, marked closed, and forgets it. */
+        /**
+         * Publishes every window past its grace once more, marked closed, and keeps it (closed) for queries until it
+         * is older than its size's retention.
+         */
         private void closeWindows(long streamTime) {
-            List<KeyValue<String, AgentMetrics>> done = new ArrayList<>();
+            List<KeyValue<String, AgentMetrics>> toClose = new ArrayList<>();
+            List<String> expired = new ArrayList<>();
             for (WindowSize size : List.of(WindowSize.ONE_MINUTE, WindowSize.ONE_HOUR)) {
                 try (KeyValueIterator<String, AgentMetrics> range = windows.range(size.label + "|", size.label + "|~")) {
                     range.forEachRemaining(entry -> {
-                        if (closed(WindowKey.decode(entry.key), streamTime)) {
-                            done.add(entry);
+                        WindowKey key = WindowKey.decode(entry.key);
+                        if (key.end().plus(size.retention).toEpochMilli() <= streamTime) {
+                            expired.add(entry.key);
+                        } else if (!entry.value.getWindowClosed() && closed(key, streamTime)) {
+                            toClose.add(entry);
                         }
                     });
                 }
             }
-            for (KeyValue<String, AgentMetrics> window : done) {
-                AgentMetrics closed = MetricsAggregator.withPercentiles(window.value);
-                closed.setWindowClosed(true);
+            for (KeyValue<String, AgentMetrics> window : toClose) {
+                AgentMetrics closed = AgentMetrics.newBuilder(window.value).setWindowClosed(true).build();
+                windows.put(window.key, closed);
                 context.forward(new Record<>(window.key, closed, streamTime));
-                windows.delete(window.key);
             }
+            expired.forEach(windows::delete);
         }
     }
 }

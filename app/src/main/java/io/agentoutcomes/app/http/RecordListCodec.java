@@ -1,6 +1,5 @@
 package io.agentoutcomes.app.http;
 
-import io.agentoutcomes.avro.JobReplayState;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,20 +11,21 @@ import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 
-/** Job states between instances: a count, then Avro binary records (same build, same schema). */
-final class JobStateCodec {
-    private JobStateCodec() {
+/** Lists of records between instances of the same build: a count, then Avro binary records. */
+final class RecordListCodec {
+    private RecordListCodec() {
     }
 
-    static byte[] encodeList(List<JobReplayState> states) {
+    static <T extends SpecificRecord> byte[] encodeList(List<T> records, Class<T> type) {
         try {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
-            SpecificDatumWriter<JobReplayState> writer = new SpecificDatumWriter<>(JobReplayState.class);
-            encoder.writeInt(states.size());
-            for (JobReplayState state : states) {
-                writer.write(state, encoder);
+            SpecificDatumWriter<T> writer = new SpecificDatumWriter<>(type);
+            encoder.writeInt(records.size());
+            for (T record : records) {
+                writer.write(record, encoder);
             }
             encoder.flush();
             return out.toByteArray();
@@ -34,14 +34,14 @@ final class JobStateCodec {
         }
     }
 
-    static List<JobReplayState> decodeList(byte[] bytes) throws IOException {
+    static <T extends SpecificRecord> List<T> decodeList(byte[] bytes, Class<T> type) throws IOException {
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
-        SpecificDatumReader<JobReplayState> reader = new SpecificDatumReader<>(JobReplayState.class);
+        SpecificDatumReader<T> reader = new SpecificDatumReader<>(type);
         int count = decoder.readInt();
-        List<JobReplayState> states = new ArrayList<>(count);
+        List<T> records = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-            states.add(reader.read(null, decoder));
+            records.add(reader.read(null, decoder));
         }
-        return states;
+        return records;
     }
 }
