@@ -83,12 +83,77 @@ class TimelineBrowserTest {
         }
     }
 
+    @Test
+    void dashboardDrawsCostTokensRetriesAndLinksToJobs() throws Exception {
+        try (KafkaTestCluster kafka = KafkaTestCluster.start();
+             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                     ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                     ConfigLoader.TOPIC_PARTITIONS, "1",
+                     ConfigLoader.DATA_DIR, dataDir.toString(),
+                     ConfigLoader.HTTP_PORT, "0",
+                     ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
+                     "analytics.flush.interval.ms", "200")))) {
+            publish(kafka, service);
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+            String[] agents = {"summarizer", "reviewer", "planner"};
+            String[] models = {"gpt-4o-mini", "claude-haiku"};
+            long now = System.currentTimeMillis();
+            try (KafkaProducer<String, io.agentoutcomes.avro.AgentResult> producer = new KafkaProducer<>(Map.of(
+                    "bootstrap.servers", kafka.bootstrapServers()), new StringSerializer(),
+                    AvroSerde.specific(io.agentoutcomes.avro.AgentResult.class).configured(serde, false).serializer())) {
+                for (int i = 0; i < 60; i++) {
+                    Object outcome = i % 4 == 0 ? io.agentoutcomes.avro.Failure.newBuilder().setError(
+                            io.agentoutcomes.avro.ErrorInfo.newBuilder().setCode("llm-timeout").build()).build()
+                            : io.agentoutcomes.avro.Success.newBuilder().build();
+                    io.agentoutcomes.avro.AgentResult result = io.agentoutcomes.avro.AgentResult.newBuilder()
+                            .setResultId("r-" + i).setAgentId(agents[i % 3]).setTaskId("task-" + i)
+                            .setExecution(io.agentoutcomes.avro.ExecutionMetadata.newBuilder().setModel(models[i % 2])
+                                    .setProvider(i % 2 == 0 ? "openai" : "anthropic").setDurationMs(100L + 10L * i)
+                                    .setUsage(io.agentoutcomes.avro.Usage.newBuilder().setInputTokens(100L + i).setOutputTokens(20L).build())
+                                    .setCost(io.agentoutcomes.avro.Cost.newBuilder().setTotal(new java.math.BigDecimal("0.0001")
+                                            .multiply(java.math.BigDecimal.valueOf(i + 1)).setScale(12))
+                                            .setSource(io.agentoutcomes.avro.CostSource.REPORTED).build()).build())
+                            .setOutcome(outcome).build();
+                    producer.send(new ProducerRecord<>("agent-results", null, now - (60 - i) * 5_000L, result.getTaskId(),
+                            result)).get();
+                }
+            }
+            HttpClient http = HttpClient.newHttpClient();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (System.nanoTime() < deadline && !http.send(HttpRequest.newBuilder(URI.create(service.httpUrl()
+                    + "/analytics?window=total&by=agent")).build(), HttpResponse.BodyHandlers.ofString()).body()
+                    .contains("\"attempts\":20")) {
+                Thread.sleep(200);
+            }
+
+            ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
+            try {
+                browser.get(service.httpUrl() + "/");
+                assertThat(browser.findElements(By.cssSelector("#cost-chart polyline.series")))
+                        .extracting(e -> e.getAttribute("data-series")).containsExactly("claude-haiku", "gpt-4o-mini");
+                assertThat(browser.findElements(By.cssSelector("#tokens-chart polyline.series"))).hasSize(2);
+                assertThat(browser.findElements(By.cssSelector("#retry-chart rect.bar")))
+                        .extracting(e -> e.getAttribute("data-agent")).containsExactly("planner", "reviewer", "summarizer");
+                assertThat(browser.findElement(By.id("retry-chart")).getText()).contains("summarizer");
+                assertThat(browser.findElement(By.id("most-expensive")).getText()).contains("$");
+                assertThat(browser.findElement(By.id("slowest")).getText()).contains(" ms");
+                assertThat(browser.findElement(By.cssSelector("#recent-jobs a")).getText()).isEqualTo("job-ui");
+                Path screenshots = Path.of("target", "screenshots");
+                Files.createDirectories(screenshots);
+                Files.write(screenshots.resolve("dashboard.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
     private static ChromeOptions options() {
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-                "--window-size=1200,800", "--user-data-dir=" + tempDir());
+                "--window-size=1280,1400", "--user-data-dir=" + tempDir());
         return options;
     }
 

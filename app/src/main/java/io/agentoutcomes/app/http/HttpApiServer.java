@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *       node ids and cursor; 404 for an unknown job; 503 with {@code Retry-After} while partitions move. Any instance
  *       answers for any job, forwarding to the one that holds it;</li>
  *   <li>{@code GET /jobs}: recent jobs of every instance; {@code GET /ui/jobs}, {@code GET /ui/jobs/{jobId}}: the
- *       pages.</li>
+ *       pages; {@code GET /}: the dashboard ({@link DashboardPage}).</li>
  * </ul>
  */
 public final class HttpApiServer implements AutoCloseable {
@@ -111,7 +111,12 @@ public final class HttpApiServer implements AutoCloseable {
                 job(exchange, path.get(1), false, forwarded);
             } else if (path.size() == 3 && path.get(0).equals("jobs") && path.get(2).equals("completed")) {
                 job(exchange, path.get(1), true, forwarded);
-            } else if (path.equals(List.of("ui", "jobs")) || path.isEmpty()) {
+            } else if (path.isEmpty()) {
+                html(exchange, 200, jobs == null ? "<!DOCTYPE html><p>Starting…</p>" : DashboardPage.render(
+                        analytics.series(AnalyticsTopology.WindowSize.ONE_MINUTE, AnalyticsQueries.By.MODEL),
+                        analytics.series(AnalyticsTopology.WindowSize.TOTAL, AnalyticsQueries.By.AGENT),
+                        jobs.recentJobs(10, false)));
+            } else if (path.equals(List.of("ui", "jobs"))) {
                 html(exchange, 200, TimelinePage.jobs(jobs == null ? List.of() : jobs.recentJobs(RECENT_JOBS, false)));
             } else if (path.size() == 3 && path.get(0).equals("ui") && path.get(1).equals("jobs")) {
                 page(exchange, path.get(2), forwarded);
