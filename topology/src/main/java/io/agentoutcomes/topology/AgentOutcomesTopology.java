@@ -49,8 +49,10 @@ public final class AgentOutcomesTopology {
         KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval());
         ReplayTopology.build(builder, topics, intake);
-        AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
-                analytics.grace());
+        if (analytics.enabled()) {
+            AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
+                    analytics.grace());
+        }
         return builder.build(streamsConfig);
     }
 

@@ -77,8 +77,13 @@ public final class PolicyConfig {
         if (labelSets < 1 || labelSets > 100_000) {
             throw new ConfigLoader.ConfigError("analytics.metrics.max.label.sets must be between 1 and 100000");
         }
+        String enabled = settings.getOrDefault("analytics.enabled", "true").trim();
+        if (!enabled.equalsIgnoreCase("true") && !enabled.equalsIgnoreCase("false")) {
+            throw new ConfigLoader.ConfigError("analytics.enabled must be true or false, was '" + enabled + "'");
+        }
         return new AnalyticsSettings(Duration.ofMillis(flush),
-                Duration.ofMillis(number(settings, "analytics.grace.ms", defaults.grace().toMillis())), (int) labelSets);
+                Duration.ofMillis(number(settings, "analytics.grace.ms", defaults.grace().toMillis())), (int) labelSets,
+                Boolean.parseBoolean(enabled));
     }
 
     private static ErrorPolicy policy(Map<String, String> settings, String prefix, ErrorPolicy start) {
@@ -160,7 +165,7 @@ public final class PolicyConfig {
                     || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
                     || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms")
                     || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms")
-                    || key.equals("analytics.metrics.max.label.sets");
+                    || key.equals("analytics.metrics.max.label.sets") || key.equals("analytics.enabled");
             if (!known) {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }

@@ -49,7 +49,7 @@ class AnalyticsTopologyTest {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analytics-test");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, RetryPolicy.defaults(),
-                new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000), props), props, T0);
+                new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000, true), props), props, T0);
         results = driver.createInputTopic(topics.agentResults.name(), new StringSerializer(),
                 topics.agentResults.valueSerde().serializer());
         minutes = driver.createOutputTopic(topics.agentMetrics1m.name(), new StringDeserializer(),
