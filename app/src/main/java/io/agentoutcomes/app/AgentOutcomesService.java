@@ -32,6 +32,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
@@ -108,8 +109,10 @@ public final class AgentOutcomesService implements AutoCloseable {
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
-        streams = new KafkaStreams(AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(),
-                streamsProperties), streamsProperties);
+        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), streamsProperties);
+        TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
+                config.partitions()), config.replicationFactor());
+        streams = new KafkaStreams(topology, streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(

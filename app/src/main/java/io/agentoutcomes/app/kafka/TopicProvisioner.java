@@ -2,11 +2,13 @@ package io.agentoutcomes.app.kafka;
 
 import io.agentoutcomes.topology.Topics;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -15,6 +17,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.streams.TopologyDescription;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +30,36 @@ public final class TopicProvisioner {
     private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
 
-    /** A topic to have: name, partitions and cleanup. */
-    public record TopicSpec(String name, int partitions, Topics.Cleanup cleanup) {
+    /** A topic to have: name, partitions, cleanup, and any other topic configs. */
+    public record TopicSpec(String name, int partitions, Topics.Cleanup cleanup, Map<String, String> configs) {
+        public TopicSpec(String name, int partitions, Topics.Cleanup cleanup) {
+            this(name, partitions, cleanup, Map.of());
+        }
+    }
+
+    /**
+     * The internal topics Kafka Streams would create for a topology (store changelogs, repartition topics), so they
+     * can be created, and waited for, before Kafka Streams starts writing to them: Kafka Streams' own creation does
+     * not wait for the new partitions, and its exactly-once producer then meets the new-partition bug above.
+     */
+    public static List<TopicSpec> internalTopicsOf(TopologyDescription topology, String applicationId, int partitions) {
+        Set<String> stores = new TreeSet<>();
+        Set<String> repartition = new TreeSet<>();
+        for (TopologyDescription.Subtopology subtopology : topology.subtopologies()) {
+            for (TopologyDescription.Node node : subtopology.nodes()) {
+                if (node instanceof TopologyDescription.Processor processor) {
+                    stores.addAll(processor.stores());
+                } else if (node instanceof TopologyDescription.Source source && source.topicSet() != null) {
+                    source.topicSet().stream().filter(t -> t.endsWith("-repartition")).forEach(repartition::add);
+                }
+            }
+        }
+        List<TopicSpec> specs = new ArrayList<>();
+        stores.forEach(store -> specs.add(new TopicSpec(applicationId + "-" + store + "-changelog", partitions,
+                Topics.Cleanup.COMPACT)));
+        repartition.forEach(topic -> specs.add(new TopicSpec(applicationId + "-" + topic, partitions, Topics.Cleanup.DELETE,
+                Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"))));
+        return specs;
     }
 
     private TopicProvisioner() {
@@ -50,8 +81,7 @@ public final class TopicProvisioner {
             List<NewTopic> missing = specs.stream().filter(s -> !existing.contains(s.name()))
                     .map(s -> new NewTopic(s.name(), Optional.of(s.partitions()),
                             replicationFactor < 0 ? Optional.empty() : Optional.of(replicationFactor))
-                            .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, s.cleanup() == Topics.Cleanup.COMPACT
-                                    ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE)))
+                            .configs(configsOf(s)))
                     .toList();
             if (missing.isEmpty()) {
                 return;
@@ -71,6 +101,13 @@ public final class TopicProvisioner {
         } catch (ExecutionException e) {
             throw new IllegalStateException("Could not create the service's topics: " + e.getCause(), e.getCause());
         }
+    }
+
+    private static Map<String, String> configsOf(TopicSpec spec) {
+        Map<String, String> configs = new HashMap<>(spec.configs());
+        configs.put(TopicConfig.CLEANUP_POLICY_CONFIG, spec.cleanup() == Topics.Cleanup.COMPACT
+                ? TopicConfig.CLEANUP_POLICY_COMPACT : TopicConfig.CLEANUP_POLICY_DELETE);
+        return configs;
     }
 
     private static void awaitReady(Admin admin, List<String> names) throws InterruptedException {

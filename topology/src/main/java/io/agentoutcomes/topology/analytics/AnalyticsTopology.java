@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -28,8 +27,8 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * Cost, token and retry analytics per agent, model and provider, in tumbling windows of 1 minute and 1 hour and as
- * running totals. Aggregated locally first: each task folds its outcomes into partial aggregates in a cached,
- * changelogged store, and flushes them every {@code flushInterval} through one repartition topic, keyed by window,
+ * running totals. Aggregated locally first: each task folds its outcomes into partial aggregates in memory
+ * ({@link PartialAggregatesStore}, written to its changelog at each commit), and flushes them every {@code flushInterval} through one repartition topic, keyed by window,
  * agent, model and provider, to the task that owns that key; so the repartition costs a write and a read per key and
  * flush, not per record. There the partials are merged into the window's aggregate, which is published to
  * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when stream time
@@ -104,8 +103,7 @@ public final class AnalyticsTopology {
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, ClassifiedOutcome> outcomes,
                              KStream<String, ContinuationEvaluated> continuations, Duration flushInterval, Duration grace) {
         Serde<AgentMetrics> serde = AvroSerde.specific(AgentMetrics.class).configured(topics.serdeConfig, false);
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PARTIALS_STORE), Serdes.String(), serde)
-                .withCachingEnabled());
+        builder.addStateStore(PartialAggregatesStore.builder(PARTIALS_STORE, serde));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
                 .withCachingEnabled());
         KStream<String, Object> events = outcomes.mapValues(outcome -> (Object) outcome, Named.as("analytics-outcomes"))
@@ -127,7 +125,7 @@ public final class AnalyticsTopology {
     private static final class LocalPreAggregator implements Processor<String, Object, String, AgentMetrics> {
         private final Duration flushInterval;
         private ProcessorContext<String, AgentMetrics> context;
-        private KeyValueStore<String, AgentMetrics> partials;
+        private PartialAggregatesStore partials;
 
         LocalPreAggregator(Duration flushInterval) {
             this.flushInterval = flushInterval;
@@ -142,38 +140,25 @@ public final class AnalyticsTopology {
 
         @Override
         public void process(Record<String, Object> record) {
-            Optional<MetricsAggregator.Key> key;
             if (record.value() instanceof ClassifiedOutcome outcome) {
-                key = MetricsAggregator.Key.of(outcome);
-            } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
-                key = Optional.of(new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
-                        MetricsAggregator.UNKNOWN));
-            } else {
-                key = Optional.empty();
-            }
-            key.ifPresent(k -> {
-                for (WindowSize size : WindowSize.values()) {
-                    String windowKey = new WindowKey(size, size.start(record.timestamp()), k).encode();
-                    AgentMetrics partial = partials.get(windowKey);
-                    if (partial == null) {
-                        partial = MetricsAggregator.empty(k);
+                MetricsAggregator.Key.of(outcome).ifPresent(key -> {
+                    for (WindowSize size : WindowSize.values()) {
+                        partials.add(new WindowKey(size, size.start(record.timestamp()), key).encode(), key, outcome);
                     }
-                    partial = record.value() instanceof ClassifiedOutcome outcome ? MetricsAggregator.add(partial, outcome)
-                            : MetricsAggregator.addContinuation(partial, (ContinuationEvaluated) record.value());
-                    partials.put(windowKey, partial);
+                });
+            } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
+                MetricsAggregator.Key key = new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
+                        MetricsAggregator.UNKNOWN);
+                for (WindowSize size : WindowSize.values()) {
+                    partials.add(new WindowKey(size, size.start(record.timestamp()), key).encode(), key, event);
                 }
-            });
+            }
         }
 
         private void flush() {
-            List<KeyValue<String, AgentMetrics>> pending = new ArrayList<>();
-            try (KeyValueIterator<String, AgentMetrics> all = partials.all()) {
-                all.forEachRemaining(pending::add);
-            }
             long timestamp = Math.max(0, context.currentStreamTimeMs());
-            for (KeyValue<String, AgentMetrics> partial : pending) {
+            for (KeyValue<String, AgentMetrics> partial : partials.drain()) {
                 context.forward(new Record<>(partial.key, partial.value, timestamp));
-                partials.delete(partial.key);
             }
         }
     }

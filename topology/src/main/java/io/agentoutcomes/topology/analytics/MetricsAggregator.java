@@ -54,37 +54,59 @@ public final class MetricsAggregator {
 
     /** The aggregate with one more classified outcome of its key. */
     public static AgentMetrics add(AgentMetrics aggregate, ClassifiedOutcome outcome) {
-        AgentMetrics next = AgentMetrics.newBuilder(aggregate).build();
+        AgentMetrics next = mutableCopy(aggregate);
+        Histogram sketch = DurationSketch.decode(next.getDurationSketch());
+        if (addInPlace(next, sketch, outcome)) {
+            next.setDurationSketch(DurationSketch.encode(sketch));
+        }
+        return next;
+    }
+
+    /** A copy whose maps can be changed in place. */
+    public static AgentMetrics mutableCopy(AgentMetrics aggregate) {
+        AgentMetrics copy = AgentMetrics.newBuilder(aggregate).build();
+        copy.setCompletions(new HashMap<>(copy.getCompletions()));
+        copy.setRetryCounts(new HashMap<>(copy.getRetryCounts()));
+        copy.setDeadLetters(new HashMap<>(copy.getDeadLetters()));
+        copy.setContinuationStops(new HashMap<>(copy.getContinuationStops()));
+        return copy;
+    }
+
+    /**
+     * Adds one outcome to an aggregate made by {@link #mutableCopy}, changing it in place; its durations go into
+     * {@code sketch}, which the caller encodes into the aggregate when it is done. Returns whether the sketch changed.
+     */
+    public static boolean addInPlace(AgentMetrics target, Histogram sketch, ClassifiedOutcome outcome) {
         ResultType type = outcome.getResultType();
-        next.setCompletions(increment(next.getCompletions(), type.name(), 1));
+        target.getCompletions().merge(type.name(), 1L, Long::sum);
         if (type != ResultType.IN_PROGRESS) {
-            next.setAttempts(next.getAttempts() + 1);
+            target.setAttempts(target.getAttempts() + 1);
         }
         Decision decision = outcome.getDecision();
         if (decision != null) {
             if (decision.getHandling() == ErrorHandling.RETRY) {
-                next.setRetries(next.getRetries() + 1);
+                target.setRetries(target.getRetries() + 1);
             } else if (decision.getHandling() == ErrorHandling.IGNORE) {
-                next.setIgnoredFailures(next.getIgnoredFailures() + 1);
+                target.setIgnoredFailures(target.getIgnoredFailures() + 1);
             } else if (type != ResultType.COMPENSATABLE_FAILURE && decision.getStopReason() != null) {
-                next.setDeadLetters(increment(next.getDeadLetters(), decision.getStopReason().name(), 1));
+                target.getDeadLetters().merge(decision.getStopReason().name(), 1L, Long::sum);
             }
         }
         if (outcome.getRetryCount() != null) {
-            next.setRetryCounts(increment(next.getRetryCounts(), String.valueOf(outcome.getRetryCount()), 1));
+            target.getRetryCounts().merge(String.valueOf(outcome.getRetryCount()), 1L, Long::sum);
         }
         ExecutionMetadata execution = outcome.getAgentResult() == null ? null : outcome.getAgentResult().getExecution();
-        if (execution != null) {
-            addTokens(next, TokenNormalizer.normalize(execution.getUsage(), execution.getProvider()));
-            addCost(next, execution.getCost());
-            if (execution.getDurationMs() != null) {
-                Histogram sketch = DurationSketch.decode(next.getDurationSketch());
-                DurationSketch.record(sketch, execution.getDurationMs());
-                next.setDurationSketch(DurationSketch.encode(sketch));
-                next.setDurationCount(next.getDurationCount() + 1);
-            }
+        if (execution == null) {
+            return false;
         }
-        return next;
+        addTokens(target, TokenNormalizer.normalize(execution.getUsage(), execution.getProvider()));
+        addCost(target, execution.getCost());
+        if (execution.getDurationMs() == null) {
+            return false;
+        }
+        DurationSketch.record(sketch, execution.getDurationMs());
+        target.setDurationCount(target.getDurationCount() + 1);
+        return true;
     }
 
     /** The aggregate with one more seed 002 continuation event: a stop is counted by its reason. */
@@ -92,9 +114,16 @@ public final class MetricsAggregator {
         if (event.getShouldContinue()) {
             return aggregate;
         }
-        AgentMetrics next = AgentMetrics.newBuilder(aggregate).build();
-        next.setContinuationStops(increment(next.getContinuationStops(), event.getStopReason().name(), 1));
+        AgentMetrics next = mutableCopy(aggregate);
+        addContinuationInPlace(next, event);
         return next;
+    }
+
+    /** Adds a continuation event to an aggregate made by {@link #mutableCopy}, in place. */
+    public static void addContinuationInPlace(AgentMetrics target, ContinuationEvaluated event) {
+        if (!event.getShouldContinue()) {
+            target.getContinuationStops().merge(event.getStopReason().name(), 1L, Long::sum);
+        }
     }
 
     /** Two partial aggregates of the same key and window as one. */
@@ -154,12 +183,6 @@ public final class MetricsAggregator {
 
     private static BigDecimal money(BigDecimal amount) {
         return amount == null ? ZERO : amount.setScale(MONEY_SCALE);
-    }
-
-    private static Map<String, Long> increment(Map<String, Long> counts, String key, long by) {
-        Map<String, Long> next = new HashMap<>(counts);
-        next.merge(key, by, Long::sum);
-        return next;
     }
 
     private static Map<String, Long> sum(Map<String, Long> a, Map<String, Long> b) {
