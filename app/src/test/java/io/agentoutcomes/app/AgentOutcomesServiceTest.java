@@ -241,17 +241,7 @@ class AgentOutcomesServiceTest {
 
     @Test
     void retriesPendingWhenTheServiceStopsAreForwardedOnceAfterItRestartsNoneEarly() throws Exception {
-        AppConfig base = config("retries");
-        Map<String, String> settings = new HashMap<>(Map.of(
-                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                ConfigLoader.APPLICATION_ID, base.applicationId(),
-                ConfigLoader.TOPIC_PREFIX, base.topicPrefix(),
-                ConfigLoader.TOPIC_PARTITIONS, "2",
-                ConfigLoader.DATA_DIR, dataDir.toString(),
-                ConfigLoader.HTTP_PORT, "0",
-                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
-        settings.put("backoff.base.llm-timeout.ms", "6000");
-        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), settings);
+        AppConfig config = config("retries", Map.of("backoff.base.llm-timeout.ms", "6000"));
         String prefix = config.topicPrefix();
         int tasks = 20;
 
@@ -289,18 +279,8 @@ class AgentOutcomesServiceTest {
 
     @Test
     void hourlyAnalyticsEqualTheSumsOfAKnownMixedLoadToTheLastDigit() throws Exception {
-        AppConfig base = config("analytics");
-        Map<String, String> settings = new HashMap<>(Map.of(
-                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                ConfigLoader.APPLICATION_ID, base.applicationId(),
-                ConfigLoader.TOPIC_PREFIX, base.topicPrefix(),
-                ConfigLoader.TOPIC_PARTITIONS, "1",
-                ConfigLoader.DATA_DIR, dataDir.toString(),
-                ConfigLoader.HTTP_PORT, "0",
-                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
-        settings.put("analytics.flush.interval.ms", "200");
-        settings.put("analytics.grace.ms", "0");
-        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), settings);
+        AppConfig config = config("analytics", Map.of(ConfigLoader.TOPIC_PARTITIONS, "1",
+                "analytics.flush.interval.ms", "200", "analytics.grace.ms", "0"));
         String prefix = config.topicPrefix();
         Instant hour = Instant.parse("2026-03-01T10:00:00Z");
         String[] agents = {"summarizer", "reviewer", "planner"};
@@ -396,8 +376,13 @@ class AgentOutcomesServiceTest {
     }
 
     private AppConfig config(String name) {
+        return config(name, Map.of());
+    }
+
+    /** A service on the test broker with its own topic prefix and application id; {@code extra} adds or overrides settings. */
+    private AppConfig config(String name, Map<String, String> extra) {
         String prefix = name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        return ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+        Map<String, String> settings = new HashMap<>(Map.of(
                 ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                 ConfigLoader.APPLICATION_ID, prefix + "app",
                 ConfigLoader.TOPIC_PREFIX, prefix,
@@ -405,6 +390,8 @@ class AgentOutcomesServiceTest {
                 ConfigLoader.DATA_DIR, dataDir.toString(),
                 ConfigLoader.HTTP_PORT, "0",
                 ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        settings.putAll(extra);
+        return ConfigLoader.load(Optional.empty(), Map.of(), settings);
     }
 
     private static SchemaRegistryClient restClient(String url) {

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -141,17 +142,19 @@ public final class AnalyticsTopology {
         @Override
         public void process(Record<String, Object> record) {
             if (record.value() instanceof ClassifiedOutcome outcome) {
-                MetricsAggregator.Key.of(outcome).ifPresent(key -> {
-                    for (WindowSize size : WindowSize.values()) {
-                        partials.add(new WindowKey(size, size.start(record.timestamp()), key).encode(), key, outcome);
-                    }
-                });
+                MetricsAggregator.Key.of(outcome).ifPresent(key ->
+                        forEachWindow(record.timestamp(), key, windowKey -> partials.add(windowKey, key, outcome)));
             } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
                 MetricsAggregator.Key key = new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
                         MetricsAggregator.UNKNOWN);
-                for (WindowSize size : WindowSize.values()) {
-                    partials.add(new WindowKey(size, size.start(record.timestamp()), key).encode(), key, event);
-                }
+                forEachWindow(record.timestamp(), key, windowKey -> partials.add(windowKey, key, event));
+            }
+        }
+
+        /** The encoded key of every window (1m, 1h, total) an event at {@code timestamp} falls in. */
+        private static void forEachWindow(long timestamp, MetricsAggregator.Key key, Consumer<String> action) {
+            for (WindowSize size : WindowSize.values()) {
+                action.accept(new WindowKey(size, size.start(timestamp), key).encode());
             }
         }
 
