@@ -47,7 +47,7 @@ public final class AgentOutcomesTopology {
         IngestTopology.build(builder, topics);
         Intake intake = Intake.build(builder, topics);
         KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
-        RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval());
+        RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
         ReplayTopology.build(builder, topics, intake);
         if (analytics.enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),

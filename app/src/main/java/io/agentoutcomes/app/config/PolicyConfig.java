@@ -8,6 +8,7 @@ import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ import java.util.stream.Collectors;
  * backoff.base.&lt;code&gt;.ms=5000   backoff.default.base.ms=2000   backoff.cap.ms=30000
  * backoff.multiplier=2   backoff.jitter=0.2
  * retry.tiers=1s,5s,30s   (default: one per backoff base and the cap, then "long")
- * retry.scheduler.interval.ms=20
+ * retry.max.delay.ms=86400000   (a longer wait is a stop: dead-letter, rule delay-out-of-range)
+ * retry.scheduler.interval.ms=20   retry.scheduler.max.per.check=10000
  * </pre>
  */
 public final class PolicyConfig {
@@ -59,8 +61,13 @@ public final class PolicyConfig {
         if (interval.isZero() || interval.isNegative()) {
             throw new ConfigLoader.ConfigError("retry.scheduler.interval.ms must be at least 1");
         }
+        long maxPerCheck = number(sorted, "retry.scheduler.max.per.check", RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
+        if (maxPerCheck < 1 || maxPerCheck > 1_000_000) {
+            throw new ConfigLoader.ConfigError("retry.scheduler.max.per.check must be between 1 and 1000000, was " + maxPerCheck);
+        }
+        Duration maxDelay = Duration.ofMillis(number(sorted, "retry.max.delay.ms", RetryPolicy.DEFAULT_MAX_DELAY.toMillis()));
         unknownKeys(sorted, agents.keySet());
-        return new RetryPolicy(new Classifier(global, agents), backoff, tiers, interval);
+        return new RetryPolicy(new Classifier(global, agents), backoff, tiers, maxDelay, interval, (int) maxPerCheck);
     }
 
     /**
@@ -164,6 +171,7 @@ public final class PolicyConfig {
                     || key.startsWith("backoff.base.") && key.endsWith(".ms") || key.equals("backoff.default.base.ms")
                     || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
                     || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms")
+                    || key.equals("retry.scheduler.max.per.check") || key.equals("retry.max.delay.ms")
                     || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms")
                     || key.equals("analytics.metrics.max.label.sets") || key.equals("analytics.enabled");
             if (!known) {

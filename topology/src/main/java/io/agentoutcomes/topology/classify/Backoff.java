@@ -100,7 +100,9 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
 
     private static long resetIn(RateLimitWindow window, Instant now) {
         long fromResetsIn = window.getResetsInMs() == null ? 0 : window.getResetsInMs();
-        long fromResetAt = window.getResetAtMs() == null ? 0 : Math.max(0, window.getResetAtMs() - now.toEpochMilli());
+        // Compared first, not subtracted: a hostile reset time far in the past must not wrap into a long wait.
+        long fromResetAt = window.getResetAtMs() == null || window.getResetAtMs() <= now.toEpochMilli() ? 0
+                : window.getResetAtMs() - now.toEpochMilli();
         return Math.max(fromResetsIn, fromResetAt);
     }
 

@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Intake;
@@ -42,6 +43,8 @@ public final class ClassifyTopology {
     public static final String NODE_TASKS_STORE = "node-task-attempts";
     /** How many recent result ids a task remembers for de-duplication. */
     static final int RECENT_RESULT_IDS = 32;
+    /** The rule of a retry stopped because its delay is longer than the policy allows. */
+    public static final String DELAY_OUT_OF_RANGE = "delay-out-of-range";
 
     private ClassifyTopology() {
     }
@@ -115,8 +118,10 @@ public final class ClassifyTopology {
     public static ClassifiedOutcome classify(AgentResult result, TaskAttempts before, RetryPolicy policy, Instant now,
                                              Random random) {
         int attempt = Math.max(before.getAttempts(), result.getAttempt());
-        Classifier.Verdict verdict = policy.classifier().classify(result, before.getConsecutiveFailures(),
+        Classifier.Verdict classified = policy.classifier().classify(result, before.getConsecutiveFailures(),
                 before.getTotalFailures());
+        Scheduled scheduled = schedule(classified, attempt, result.getRateLimit(), policy, now, random);
+        Classifier.Verdict verdict = scheduled.verdict();
         Integer retryCount = verdict.isFinal() ? attempt : null;
         AgentResult copy = result;
         if (retryCount != null) {
@@ -126,7 +131,7 @@ public final class ClassifyTopology {
             execution.setRetryCount(retryCount);
             copy.setExecution(execution);
         }
-        return outcome(result.getTaskId(), result.getResultId(), attempt, verdict, result.getRateLimit(), policy, now, random)
+        return outcome(result.getTaskId(), result.getResultId(), attempt, scheduled, now)
                 .setAgentId(result.getAgentId()).setJobId(result.getJobId()).setNodeId(result.getNodeId())
                 .setRetryCount(retryCount).setAgentResult(copy).build();
     }
@@ -135,9 +140,10 @@ public final class ClassifyTopology {
     public static ClassifiedOutcome classify(NodeFinished event, TaskAttempts before, RetryPolicy policy, Instant now,
                                              Random random) {
         int attempt = Math.max(before.getAttempts(), event.getAttempt());
-        Classifier.Verdict verdict = policy.classifier().classify(event, before.getConsecutiveFailures(),
-                before.getTotalFailures());
-        return outcome(nodeTaskId(event), nodeResultId(event), attempt, verdict, null, policy, now, random)
+        Scheduled scheduled = schedule(policy.classifier().classify(event, before.getConsecutiveFailures(),
+                before.getTotalFailures()), attempt, null, policy, now, random);
+        Classifier.Verdict verdict = scheduled.verdict();
+        return outcome(nodeTaskId(event), nodeResultId(event), attempt, scheduled, now)
                 .setJobId(event.getJobId()).setNodeId(event.getNodeId())
                 .setRetryCount(verdict.isFinal() ? attempt : null).setNodeFinished(event).build();
     }
@@ -151,9 +157,35 @@ public final class ClassifyTopology {
                 + (event.getResultType() == null ? "SUCCESS" : event.getResultType().name());
     }
 
-    private static ClassifiedOutcome.Builder outcome(String taskId, String resultId, int attempt,
-                                                     Classifier.Verdict verdict, RateLimitState rateLimit,
-                                                     RetryPolicy policy, Instant now, Random random) {
+    /** A verdict and, for a retry, its delay. */
+    private record Scheduled(Classifier.Verdict verdict, Backoff.Delay delay) {
+    }
+
+    /**
+     * The delay of a retry; a retry that would wait longer than the policy's maximum (a provider asking for
+     * centuries, say) is a stop instead, so no due time can overflow or lie beyond what the scheduler should hold.
+     */
+    private static Scheduled schedule(Classifier.Verdict verdict, int attempt, RateLimitState rateLimit,
+                                      RetryPolicy policy, Instant now, Random random) {
+        PolicyDecision decision = verdict.decision();
+        if (decision == null || decision.handling() != ErrorHandling.RETRY) {
+            return new Scheduled(verdict, null);
+        }
+        Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit, now, random);
+        if (delay.duration().compareTo(policy.maxDelay()) <= 0) {
+            return new Scheduled(verdict, delay);
+        }
+        PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, DELAY_OUT_OF_RANGE,
+                DELAY_OUT_OF_RANGE + ": " + delay.why() + " is longer than retry.max.delay.ms "
+                        + policy.maxDelay().toMillis(),
+                decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), StopReason.ERROR);
+        return new Scheduled(new Classifier.Verdict(verdict.resultType(), verdict.code(), verdict.category(),
+                verdict.reason(), stop), null);
+    }
+
+    private static ClassifiedOutcome.Builder outcome(String taskId, String resultId, int attempt, Scheduled scheduled,
+                                                     Instant now) {
+        Classifier.Verdict verdict = scheduled.verdict();
         ClassifiedOutcome.Builder outcome = ClassifiedOutcome.newBuilder()
                 .setTaskId(taskId)
                 .setResultId(resultId)
@@ -169,10 +201,9 @@ public final class ClassifyTopology {
                     .setReason(decision.reason()).setConsecutiveFailures(decision.consecutiveFailures())
                     .setTotalFailures(decision.totalFailures()).setMaxRetries(decision.maxRetries())
                     .setStopReason(decision.stopReason()).build());
-            if (decision.handling() == ErrorHandling.RETRY) {
-                Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit, now, random);
-                outcome.setRetryDelayMs(delay.duration().toMillis()).setRetryDelayReason(delay.why());
-            }
+        }
+        if (scheduled.delay() != null) {
+            outcome.setRetryDelayMs(scheduled.delay().duration().toMillis()).setRetryDelayReason(scheduled.delay().why());
         }
         return outcome;
     }

@@ -5,14 +5,42 @@ import java.util.Map;
 
 /**
  * Everything that decides classification and retries, parsed once from configuration: the classifier (policies),
- * the backoff, the delay tiers, and how often the scheduler checks for due retries.
+ * the backoff, the delay tiers, the longest delay a retry may wait, and how the scheduler checks for due retries.
+ *
+ * @param maxDelay           a retry that would wait longer (a provider's {@code retry_after} of centuries, say) is
+ *                           stopped and dead-lettered with rule {@value ClassifyTopology#DELAY_OUT_OF_RANGE}
+ * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
+ * @param schedulerMaxPerCheck how many due retries one check forwards at most
  */
-public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration schedulerInterval) {
+public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
+                          Duration schedulerInterval, int schedulerMaxPerCheck) {
+    /** The longest wait by default: a day, the longest rate-limit window providers report. */
+    public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(1);
 
-    /** Seed 000's default policy and backoff table, default tiers, a 20 ms scheduler check. */
+    public RetryPolicy {
+        if (maxDelay.isNegative() || schedulerInterval.isZero() || schedulerInterval.isNegative() || schedulerMaxPerCheck < 1) {
+            throw new IllegalArgumentException("a retry policy needs a non-negative maximum delay, a positive scheduler "
+                    + "interval and at least one retry per check");
+        }
+    }
+
+    /** Seed 000's default policy and backoff table, default tiers, a day's maximum delay, a 20 ms scheduler check. */
     public static RetryPolicy defaults() {
         Backoff backoff = Backoff.seed000();
         return new RetryPolicy(new Classifier(ErrorPolicy.seed000Default(), Map.of()), backoff,
-                RetryTiers.derivedFrom(backoff), RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL);
+                RetryTiers.derivedFrom(backoff), DEFAULT_MAX_DELAY, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL,
+                RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
+    }
+
+    public RetryPolicy withClassifier(Classifier newClassifier) {
+        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck);
+    }
+
+    public RetryPolicy withMaxDelay(Duration newMaxDelay) {
+        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, schedulerInterval, schedulerMaxPerCheck);
+    }
+
+    public RetryPolicy withScheduler(Duration interval, int maxPerCheck) {
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, interval, maxPerCheck);
     }
 }

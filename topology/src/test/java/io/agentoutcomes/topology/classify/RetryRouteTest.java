@@ -206,9 +206,44 @@ class RetryRouteTest {
     }
 
     @Test
+    void aProviderRetryAfterLongerThanTheMaximumDelayIsDeadLetteredAsDelayOutOfRange() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-max", "llm-rate-limit", RateLimitState.newBuilder().setLimited(true)
+                .setRetryAfterMs(9_223_372_036_854_775_000L).build()));
+        publish(AgentResult.newBuilder(failure("r-2312", "llm-rate-limit", RateLimitState.newBuilder().setLimited(true)
+                .setRetryAfterMs(9_000_000_000_000L).build())).setTaskId("task-2").build());
+
+        List<ClassifiedOutcome> outcomes = classified.readValuesToList();
+        assertThat(outcomes).hasSize(2);
+        for (ClassifiedOutcome outcome : outcomes) {
+            assertThat(outcome.getDecision().getHandling()).isEqualTo(ErrorHandling.STOP);
+            assertThat(outcome.getDecision().getRule()).isEqualTo("delay-out-of-range");
+            assertThat(outcome.getDecision().getStopReason()).isEqualTo(StopReason.ERROR);
+            assertThat(outcome.getRetryDelayMs()).isNull();
+            assertThat(outcome.getRetryCount()).isEqualTo(0);
+        }
+        assertThat(outcomes.get(0).getDecision().getReason()).isEqualTo("delay-out-of-range: provider retry_after "
+                + "9223372036854775000 ms (over backoff 5000 ms x 2^0) is longer than retry.max.delay.ms 86400000");
+        assertThat(deadLetter.readValuesToList()).extracting(ClassifiedOutcome::getResultId).containsExactly("r-max", "r-2312");
+        driver.advanceWallClockTime(Duration.ofDays(2));
+        assertThat(ready.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aProviderRetryAfterOfExactlyTheMaximumDelayIsRetried() {
+        start(RetryPolicy.defaults().withMaxDelay(Duration.ofHours(1)));
+        publish(failure("r-1", "llm-rate-limit", RateLimitState.newBuilder().setLimited(true)
+                .setRetryAfterMs(3_600_000L).build()));
+
+        assertThat(classified.readValue().getRetryDelayMs()).isEqualTo(3_600_000L);
+        driver.advanceWallClockTime(Duration.ofHours(1));
+        assertThat(ready.readValue().getDueAt()).isEqualTo(T0.plus(Duration.ofHours(1)));
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
     void ignoredFailuresAreNeitherRetriedNorDeadLettered() {
-        start(new RetryPolicy(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of()), Backoff.seed000(),
-                RetryTiers.derivedFrom(Backoff.seed000()), Duration.ofMillis(20)));
+        start(RetryPolicy.defaults().withClassifier(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of())));
         publish(failure("r-1", "event-rejected", null));
 
         ClassifiedOutcome outcome = classified.readValue();

@@ -1,0 +1,129 @@
+package io.agentoutcomes.topology.classify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.registry.MockSchemaRegistry;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.Topics;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The retry scheduler alone: retries in on a delay topic, out on retry-ready by the wall clock. */
+class RetrySchedulerTest {
+    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
+    private static final Duration INTERVAL = Duration.ofMillis(20);
+
+    private final String scope = "scheduler-" + UUID.randomUUID();
+    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    private TopologyTestDriver driver;
+    private TestInputTopic<String, RetryRequest> delayed;
+    private TestOutputTopic<String, RetryRequest> ready;
+
+    private void start(int maxPerCheck) {
+        StreamsBuilder builder = new StreamsBuilder();
+        RetrySchedulerTopology.build(builder, topics, INTERVAL, maxPerCheck);
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        driver = new TopologyTestDriver(builder.build(), props, T0);
+        delayed = driver.createInputTopic(topics.retryDelay.get("long").name(), new StringSerializer(),
+                topics.retryReady.valueSerde().serializer());
+        ready = driver.createOutputTopic(topics.retryReady.name(), new StringDeserializer(),
+                topics.retryReady.valueSerde().deserializer());
+    }
+
+    @AfterEach
+    void close() {
+        if (driver != null) {
+            driver.close();
+        }
+        MockSchemaRegistry.dropScope(scope);
+    }
+
+    private static RetryRequest retry(String resultId, Instant dueAt) {
+        return RetryRequest.newBuilder().setTaskId("task-" + resultId).setResultId(resultId).setNextAttempt(1)
+                .setErrorCode("llm-rate-limit").setDelayMs(dueAt.toEpochMilli() - T0.toEpochMilli())
+                .setDelayReason("test").setTier("long").setFailedAt(T0).setDueAt(dueAt).setReason("test").build();
+    }
+
+    @Test
+    void aRetryDueInAFourteenDigitMillisecondYearIsNotForwardedEarly() {
+        start(RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
+        Instant farFuture = Instant.ofEpochMilli(10_700_000_000_000L);
+        delayed.pipeInput("task-far", retry("far", farFuture), T0);
+        delayed.pipeInput("task-soon", retry("soon", T0.plusSeconds(1)), T0);
+
+        driver.advanceWallClockTime(Duration.ofMinutes(10));
+
+        assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).containsExactly("soon");
+    }
+
+    @Test
+    void storeKeysSortByDueTimeWhateverItsNumberOfDigits() {
+        long[] dueTimes = {0, 9, 999, 1_000, 1_772_366_400_000L, 9_999_999_999_999L, 10_700_000_000_000L, Long.MAX_VALUE};
+        for (int i = 1; i < dueTimes.length; i++) {
+            assertThat(RetrySchedulerTopology.key(retry("b", Instant.ofEpochMilli(dueTimes[i - 1]))))
+                    .as("%d before %d", dueTimes[i - 1], dueTimes[i])
+                    .isLessThan(RetrySchedulerTopology.key(retry("a", Instant.ofEpochMilli(dueTimes[i]))));
+        }
+    }
+
+    @Test
+    void aBurstDueAtOnceIsForwardedAtMostMaxPerCheckAtATimeOldestFirst() {
+        start(10);
+        for (int i = 0; i < 25; i++) {
+            delayed.pipeInput("task-" + i, retry(String.format("r%02d", i), T0.plusSeconds(5).plusMillis(i % 3)), T0);
+        }
+        driver.advanceWallClockTime(Duration.ofSeconds(5).plus(Duration.ofMillis(2)));
+        List<RetryRequest> first = ready.readValuesToList();
+        driver.advanceWallClockTime(INTERVAL);
+        List<RetryRequest> second = ready.readValuesToList();
+        driver.advanceWallClockTime(INTERVAL);
+        List<RetryRequest> third = ready.readValuesToList();
+        driver.advanceWallClockTime(Duration.ofMinutes(1));
+
+        assertThat(first).hasSize(10);
+        assertThat(second).hasSize(10);
+        assertThat(third).hasSize(5);
+        assertThat(ready.isEmpty()).isTrue();
+        List<Long> order = new java.util.ArrayList<>();
+        for (List<RetryRequest> batch : List.of(first, second, third)) {
+            batch.forEach(r -> order.add(r.getDueAt().toEpochMilli()));
+        }
+        assertThat(order).isSorted();
+        assertThat(order.stream().distinct()).hasSize(3);
+    }
+
+    @Test
+    void retriesAddedAfterACheckStoppedAtItsLimitAreStillForwardedWhenDue() {
+        start(2);
+        for (int i = 0; i < 5; i++) {
+            delayed.pipeInput("task-" + i, retry("early-" + i, T0.plusSeconds(1)), T0);
+        }
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertThat(ready.readValuesToList()).hasSize(2);
+        delayed.pipeInput("task-late", retry("late", T0.plusSeconds(10)), T0.plusSeconds(1));
+        driver.advanceWallClockTime(INTERVAL);
+        assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).hasSize(2).doesNotContain("late");
+        driver.advanceWallClockTime(INTERVAL);
+        assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).hasSize(1).doesNotContain("late");
+        driver.advanceWallClockTime(Duration.ofSeconds(8));
+        assertThat(ready.isEmpty()).as("not before its due time").isTrue();
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).containsExactly("late");
+    }
+}
