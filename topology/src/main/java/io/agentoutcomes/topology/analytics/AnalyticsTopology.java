@@ -29,7 +29,8 @@ import org.apache.kafka.streams.state.Stores;
 /**
  * Cost, token and retry analytics per agent, model and provider, in tumbling windows of 1 minute and 1 hour and as
  * running totals. Aggregated locally first: each task folds its outcomes into partial aggregates in memory
- * ({@link PartialAggregatesStore}, written to its changelog at each commit), and flushes them every {@code flushInterval} through one repartition topic, keyed by window,
+ * ({@link PartialAggregatesStore}, written to its changelog inside each commit's transaction), and flushes them every
+ * {@code flushInterval}, each stamped with its window's start, through one repartition topic, keyed by window,
  * agent, model and provider, to the task that owns that key; so the repartition costs a write and a read per key and
  * flush, not per record. There the partials are merged into the window's aggregate, which is published to
  * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when stream time
@@ -158,10 +159,14 @@ public final class AnalyticsTopology {
             }
         }
 
+        /**
+         * Forwards every partial stamped with its own window's start (running totals with 0), not with this task's
+         * stream time: the merger closes windows by the time of the partials it sees, and a window whose records
+         * arrived in time must not look late because the same flush also carries a later window.
+         */
         private void flush() {
-            long timestamp = Math.max(0, context.currentStreamTimeMs());
             for (KeyValue<String, AgentMetrics> partial : partials.drain()) {
-                context.forward(new Record<>(partial.key, partial.value, timestamp));
+                context.forward(new Record<>(partial.key, partial.value, WindowKey.decode(partial.key).start()));
             }
         }
     }
@@ -172,6 +177,13 @@ public final class AnalyticsTopology {
         private ProcessorContext<String, AgentMetrics> context;
         private KeyValueStore<String, AgentMetrics> windows;
         private Sensor late;
+        /**
+         * The latest window start among the partials merged here: the time windows close by. Not the task's stream
+         * time, which other inputs of the task (or, in a test driver, the whole topology) can carry past a window
+         * whose partials are still on their way. It starts at 0 after a restart, so windows then close late, never
+         * early; a window already closed says so in the store.
+         */
+        private long partialTime;
 
         WindowMerger(Duration grace) {
             this.grace = grace;
@@ -183,15 +195,16 @@ public final class AnalyticsTopology {
             this.windows = context.getStateStore(WINDOWS_STORE);
             this.late = context.metrics().addRateTotalSensor("agent-outcomes-analytics", WINDOWS_STORE,
                     "late-partials-dropped", Sensor.RecordingLevel.INFO);
-            context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, this::closeWindows);
+            context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, streamTime -> closeWindows(partialTime));
         }
 
         @Override
         public void process(Record<String, AgentMetrics> record) {
             WindowKey key = WindowKey.decode(record.key());
+            partialTime = Math.max(partialTime, record.timestamp());
             AgentMetrics current = windows.get(record.key());
             if (key.end() != null && (current != null && current.getWindowClosed()
-                    || current == null && closed(key, context.currentStreamTimeMs()))) {
+                    || current == null && closed(key, partialTime))) {
                 late.record();
                 return;
             }
@@ -210,19 +223,19 @@ public final class AnalyticsTopology {
         }
 
         /**
-         * Publishes every window past its grace once more, marked closed, and keeps it (closed) for queries until it
+         * Publishes every window past its grace (by the partials' time) once more, marked closed, and keeps it (closed) for queries until it
          * is older than its size's retention.
          */
-        private void closeWindows(long streamTime) {
+        private void closeWindows(long now) {
             List<KeyValue<String, AgentMetrics>> toClose = new ArrayList<>();
             List<String> expired = new ArrayList<>();
             for (WindowSize size : List.of(WindowSize.ONE_MINUTE, WindowSize.ONE_HOUR)) {
                 try (KeyValueIterator<String, AgentMetrics> range = windows.range(size.label + "|", size.label + "|~")) {
                     range.forEachRemaining(entry -> {
                         WindowKey key = WindowKey.decode(entry.key);
-                        if (key.end().plus(size.retention).toEpochMilli() <= streamTime) {
+                        if (key.end().plus(size.retention).toEpochMilli() <= now) {
                             expired.add(entry.key);
-                        } else if (!entry.value.getWindowClosed() && closed(key, streamTime)) {
+                        } else if (!entry.value.getWindowClosed() && closed(key, now)) {
                             toClose.add(entry);
                         }
                     });
@@ -231,7 +244,7 @@ public final class AnalyticsTopology {
             for (KeyValue<String, AgentMetrics> window : toClose) {
                 AgentMetrics closed = AgentMetrics.newBuilder(window.value).setWindowClosed(true).build();
                 windows.put(window.key, closed);
-                context.forward(new Record<>(window.key, closed, streamTime));
+                context.forward(new Record<>(window.key, closed, now));
             }
             expired.forEach(windows::delete);
         }

@@ -126,4 +126,31 @@ class AnalyticsTopologyTest {
         driver.advanceWallClockTime(Duration.ofSeconds(1));
         assertThat(minutes.readKeyValuesToList()).extracting(kv -> kv.key).doesNotContain(key("1m", T0));
     }
+
+    @Test
+    void aWindowWhoseRecordsArrivedInTimeKeepsThemWhenTheSameFlushCarriesAMuchLaterWindow() {
+        publish(T0.plusSeconds(5), true, "0.25", 100, 200);
+        publish(T0.plusSeconds(200), true, "0.5", 10, 200);
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        List<KeyValue<String, AgentMetrics>> windows = minutes.readKeyValuesToList();
+        assertThat(windows).extracting(kv -> kv.key).containsExactly(key("1m", T0), key("1m", T0.plusSeconds(180)));
+        assertThat(windows.get(0).value.getCostTotal()).isEqualTo(new BigDecimal("0.250000000000"));
+        assertThat(windows.get(0).value.getInputTokens()).isEqualTo(100);
+        assertThat(windows.get(1).value.getCostTotal()).isEqualTo(new BigDecimal("0.500000000000"));
+    }
+
+    @Test
+    void aBacklogSpanningManyWindowsAfterDowntimeIsAggregatedWhole() {
+        for (int minute = 0; minute < 30; minute++) {
+            publish(T0.plusSeconds(60L * minute + 1), true, "0.01", 1, 10);
+        }
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        List<KeyValue<String, AgentMetrics>> windows = minutes.readKeyValuesToList();
+        assertThat(windows).hasSize(30);
+        assertThat(windows).allSatisfy(kv -> assertThat(kv.value.getCostTotal()).isEqualTo(new BigDecimal("0.010000000000")));
+        assertThat(hours.readKeyValuesToList()).extracting(kv -> kv.value.getCostTotal())
+                .containsExactly(new BigDecimal("0.300000000000"));
+    }
 }
