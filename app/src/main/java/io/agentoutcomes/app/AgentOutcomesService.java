@@ -6,6 +6,10 @@ import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
+import io.agentoutcomes.app.streams.RejectingDeserializationHandler;
+import io.agentoutcomes.app.streams.RejectingProcessingHandler;
+import io.agentoutcomes.app.streams.RejectingProductionHandler;
+import io.agentoutcomes.app.streams.StreamThreadFailureHandler;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
@@ -27,13 +31,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +59,8 @@ public final class AgentOutcomesService implements AutoCloseable {
     private String registryUrl;
     private KafkaStreams streams;
     private HttpApiServer http;
+    /** Completed with the cause when Kafka Streams fails for good: the process should then exit with an error. */
+    private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
 
     private AgentOutcomesService(AppConfig config) {
         this.config = config;
@@ -109,7 +115,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
-        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), streamsProperties);
+        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), config.replayLimits(),
+                streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);
@@ -134,7 +141,11 @@ public final class AgentOutcomesService implements AutoCloseable {
             if (newState == KafkaStreams.State.RUNNING && metricsBound.compareAndSet(false, true)) {
                 streamsMetrics.bindTo(metrics);
             }
+            if (newState == KafkaStreams.State.ERROR) {
+                fatal.complete(new IllegalStateException("Kafka Streams is in state ERROR (was " + oldState + ")"));
+            }
         });
+        streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
         http.attach(streams, self, metrics, config.analytics().maxLabelSets());
         streams.start();
     }
@@ -180,7 +191,9 @@ public final class AgentOutcomesService implements AutoCloseable {
         Properties props = new Properties();
         props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toAbsolutePath().toString());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
+        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingDeserializationHandler.class);
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProcessingHandler.class);
+        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProductionHandler.class);
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
         if (config.replicationFactor() > 0) {
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
@@ -200,6 +213,11 @@ public final class AgentOutcomesService implements AutoCloseable {
 
     public String httpUrl() {
         return http.url();
+    }
+
+    /** Completes, with the cause, when this instance can no longer work and should be restarted. */
+    public CompletableFuture<Throwable> fatalError() {
+        return fatal;
     }
 
     public KafkaStreams.State streamsState() {

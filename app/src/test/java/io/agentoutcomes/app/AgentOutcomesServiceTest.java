@@ -177,6 +177,81 @@ class AgentOutcomesServiceTest {
     }
 
     @Test
+    void aRecordThatCannotBeProcessedGoesToRejectedInputWithItsReasonAndTheNextOneIsProcessed() throws Exception {
+        AppConfig config = config("poison", Map.of("replay.max.state.bytes", "4096"));
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            AvroSerde<NodeFinished> serde = AvroSerde.specific(NodeFinished.class)
+                    .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl()), false);
+            String topic = config.topicPrefix() + "node-finished";
+            try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    serde.serializer())) {
+                for (int node = 0; node < 40; node++) {
+                    producer.send(new ProducerRecord<>(topic, "job-big", NodeFinished.newBuilder().setJobId("job-big")
+                            .setNodeId("node-" + node + "-" + "n".repeat(200)).setStepIndex(node)
+                            .setResultType(StepResultType.SUCCESS).build()));
+                }
+                producer.send(new ProducerRecord<>(topic, "job-small", NodeFinished.newBuilder().setJobId("job-small")
+                        .setNodeId("n1").setStepIndex(1).setResultType(StepResultType.SUCCESS).build())).get();
+            }
+
+            List<ConsumerRecord<String, io.agentoutcomes.avro.JobReplayState>> states = readAll(
+                    config.topicPrefix() + "replay-state", 8 + 1,
+                    AvroSerde.specific(io.agentoutcomes.avro.JobReplayState.class)
+                            .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl()), false)
+                            .deserializer());
+            // Eight of these nodes fit in 4096 bytes of replay state; the 32 events after them are rejected, each saying why.
+            assertThat(states).filteredOn(record -> record.key().equals("job-small")).hasSize(1);
+            assertThat(states).filteredOn(record -> record.key().equals("job-big")).hasSize(8)
+                    .extracting(record -> record.value().getCompletedNodeIds().size()).containsExactly(1, 2, 3, 4, 5, 6, 7, 8);
+            List<ConsumerRecord<byte[], byte[]>> rejected = readAll(config.topicPrefix() + "rejected-input", 32,
+                    new ByteArrayDeserializer());
+            for (ConsumerRecord<byte[], byte[]> record : rejected) {
+                Map<String, String> headers = new HashMap<>();
+                for (Header header : record.headers()) {
+                    headers.put(header.key(), header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8));
+                }
+                assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("job-big");
+                assertThat(headers).containsEntry("__streams.errors.exception",
+                        "io.agentoutcomes.topology.replay.ReplayBounds$ReplayStateTooLargeException");
+                assertThat(headers.get("__streams.errors.message")).startsWith("the replay state of job job-big would be ")
+                        .contains("over replay.max.state.bytes 4096");
+                assertThat(headers).containsEntry("__streams.errors.topic", topic);
+            }
+            assertThat(service.streamsState()).isEqualTo(KafkaStreams.State.RUNNING);
+        }
+    }
+
+    @Test
+    void aFatalErrorEndsTheProcessWithANonZeroExitStatus() throws Exception {
+        AppConfig config = config("fatal");
+        Path log = dataDir.resolve("fatal.log");
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Xmx256m", Main.class.getName(), "run",
+                "--bootstrap-servers", kafka.bootstrapServers(), "--application-id", config.applicationId(),
+                "--topic-prefix", config.topicPrefix(), "--partitions", "1", "--data-dir", dataDir.toString(),
+                "--http-port", "0", "-p", "embedded.registry.port=0")
+                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!java.nio.file.Files.readString(log).contains("agent-outcomes is running") && System.nanoTime() < deadline) {
+                assertThat(process.isAlive()).as("running; log: %s", java.nio.file.Files.readString(log)).isTrue();
+                Thread.sleep(200);
+            }
+            try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+                    Map.<String, Object>of("bootstrap.servers", kafka.bootstrapServers()))) {
+                // A source topic deleted under a running application: Kafka Streams cannot go on.
+                admin.deleteTopics(List.of(config.topicPrefix() + "agent-results")).all().get();
+            }
+            assertThat(process.waitFor(90, java.util.concurrent.TimeUnit.SECONDS)).as("the process ended").isTrue();
+            assertThat(process.exitValue()).isEqualTo(70);
+            assertThat(java.nio.file.Files.readString(log)).contains("agent-outcomes: fatal error, stopping (exit status 70)");
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    @Test
     void jsonOfEveryDialectComesOutAsCanonicalAvroReadThroughTheRegistry() throws Exception {
         AppConfig config = config("ingest");
         String prefix = config.topicPrefix();

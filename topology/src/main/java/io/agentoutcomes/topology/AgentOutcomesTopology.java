@@ -7,6 +7,7 @@ import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
+import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -43,12 +44,18 @@ public final class AgentOutcomesTopology {
 
     /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings. */
     public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, Properties streamsConfig) {
+        return build(topics, policy, analytics, ReplayLimits.defaults(), streamsConfig);
+    }
+
+    /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings and replay state limits. */
+    public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, ReplayLimits replayLimits,
+                                 Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics);
         Intake intake = Intake.build(builder, topics);
         KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
-        ReplayTopology.build(builder, topics, intake);
+        ReplayTopology.build(builder, topics, intake, replayLimits);
         if (analytics.enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
                     analytics.grace());

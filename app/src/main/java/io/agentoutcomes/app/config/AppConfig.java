@@ -2,6 +2,7 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.replay.ReplayLimits;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -26,6 +27,7 @@ import java.util.regex.Pattern;
  * @param embeddedRegistryPort port of the embedded schema registry
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param analytics            analytics flush interval and window grace
+ * @param replayLimits         how large a job's replay state may grow
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -43,6 +45,7 @@ public record AppConfig(
         int embeddedRegistryPort,
         RetryPolicy retryPolicy,
         AnalyticsSettings analytics,
+        ReplayLimits replayLimits,
         Map<String, String> kafka) {
 
     private static final Pattern SECRET = Pattern.compile(

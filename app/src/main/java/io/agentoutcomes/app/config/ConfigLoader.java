@@ -83,7 +83,8 @@ public final class ConfigLoader {
             return false;
         });
         return new AppConfig(bootstrap, registry, applicationId, prefix, partitions, (short) replication, dataDir,
-                httpHost, httpPort, advertisedHost, kafkaPort, registryPort, PolicyConfig.parse(policySettings), PolicyConfig.analytics(policySettings), kafka);
+                httpHost, httpPort, advertisedHost, kafkaPort, registryPort, PolicyConfig.parse(policySettings), PolicyConfig.analytics(policySettings),
+                PolicyConfig.replay(policySettings), kafka);
     }
 
     private static String localHostName() {

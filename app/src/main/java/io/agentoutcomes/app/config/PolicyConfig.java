@@ -10,6 +10,7 @@ import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.classify.RetryTiers;
+import io.agentoutcomes.topology.replay.ReplayLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +38,7 @@ import java.util.stream.Collectors;
  * </pre>
  */
 public final class PolicyConfig {
-    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.", "analytics.");
+    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.", "analytics.", "replay.");
 
     private PolicyConfig() {
     }
@@ -91,6 +92,19 @@ public final class PolicyConfig {
         return new AnalyticsSettings(Duration.ofMillis(flush),
                 Duration.ofMillis(number(settings, "analytics.grace.ms", defaults.grace().toMillis())), (int) labelSets,
                 Boolean.parseBoolean(enabled));
+    }
+
+    /** {@code replay.max.payload.bytes} (16384), {@code replay.max.reason.chars} (1000), {@code replay.max.state.bytes} (900000). */
+    public static ReplayLimits replay(Map<String, String> settings) {
+        ReplayLimits defaults = ReplayLimits.defaults();
+        try {
+            return new ReplayLimits(
+                    (int) Math.min(Integer.MAX_VALUE, number(settings, "replay.max.payload.bytes", defaults.maxPayloadBytes())),
+                    (int) Math.min(Integer.MAX_VALUE, number(settings, "replay.max.reason.chars", defaults.maxReasonChars())),
+                    (int) Math.min(Integer.MAX_VALUE, number(settings, "replay.max.state.bytes", defaults.maxStateBytes())));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError(e.getMessage());
+        }
     }
 
     private static ErrorPolicy policy(Map<String, String> settings, String prefix, ErrorPolicy start) {
@@ -173,7 +187,9 @@ public final class PolicyConfig {
                     || key.equals("retry.tiers") || key.equals("retry.scheduler.interval.ms")
                     || key.equals("retry.scheduler.max.per.check") || key.equals("retry.max.delay.ms")
                     || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms")
-                    || key.equals("analytics.metrics.max.label.sets") || key.equals("analytics.enabled");
+                    || key.equals("analytics.metrics.max.label.sets") || key.equals("analytics.enabled")
+                    || key.equals("replay.max.payload.bytes") || key.equals("replay.max.reason.chars")
+                    || key.equals("replay.max.state.bytes");
             if (!known) {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }

@@ -19,7 +19,8 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
 /**
  * Folds each job's {@code node_finished} events into its {@link JobReplayState} (seed 001's replay rules, see
  * {@link ReplayState}) in the queryable store {@value #STORE}, and publishes every change to the compacted
- * {@code replay-state} topic. Events are keyed by job, so a job's events and state live in one partition.
+ * {@code replay-state} topic. Events are keyed by job, so a job's events and state live in one partition. Each state is
+ * kept within {@link ReplayLimits} by {@link ReplayBounds}.
  */
 public final class ReplayTopology {
     /** The store the HTTP queries read. */
@@ -28,18 +29,23 @@ public final class ReplayTopology {
     private ReplayTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, Intake intake) {
+    public static void build(StreamsBuilder builder, Topics topics, Intake intake, ReplayLimits limits) {
         builder.addStateStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(STORE),
                 Serdes.String(), AvroSerde.specific(JobReplayState.class).configured(topics.serdeConfig, false)));
         intake.nodeFinished()
-                .processValues(Fold::new, Named.as("replay-fold"), STORE)
+                .processValues(() -> new Fold(limits), Named.as("replay-fold"), STORE)
                 .to(topics.replayState.name(), topics.replayState.produced().withName("write-replay-state"));
     }
 
     /** Applies each event to its job's state and forwards the new state. */
     private static final class Fold implements FixedKeyProcessor<String, NodeFinished, JobReplayState> {
+        private final ReplayLimits limits;
         private FixedKeyProcessorContext<String, JobReplayState> context;
         private TimestampedKeyValueStore<String, JobReplayState> states;
+
+        Fold(ReplayLimits limits) {
+            this.limits = limits;
+        }
 
         @Override
         public void init(FixedKeyProcessorContext<String, JobReplayState> context) {
@@ -60,6 +66,8 @@ public final class ReplayTopology {
             if (after.equals(before)) {
                 return;
             }
+            // A job too large even with its payloads summarized throws: the event goes to rejected-input with the reason.
+            after = ReplayBounds.fit(after, limits);
             states.put(jobId, ValueAndTimestamp.make(after, record.timestamp()));
             context.forward(record.withValue(after));
         }

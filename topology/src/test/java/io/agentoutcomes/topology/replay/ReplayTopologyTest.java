@@ -74,4 +74,43 @@ class ReplayTopologyTest {
         assertThat(store.get("job-1").value()).isEqualTo(last);
         assertThat(topics.replayState.cleanup()).isEqualTo(Topics.Cleanup.COMPACT);
     }
+
+    @Test
+    void aJobOfTwentyFiveNodesWithSixtyKilobytePayloadsStaysWithinTheStateLimitWithLargePayloadsSummarized() {
+        String payload = "{\"text\":\"" + "x".repeat(60 * 1024) + "\"}";
+        for (int node = 1; node <= 25; node++) {
+            events.pipeInput("job-1", NodeFinished.newBuilder(event("n" + node, node, StepResultType.SUCCESS))
+                    .setPayloadResults(payload).build(), T.plusSeconds(node));
+        }
+
+        List<JobReplayState> published = states.readValuesToList();
+        assertThat(published).hasSize(25);
+        JobReplayState last = published.get(24);
+        assertThat(last.getCompletedNodeIds()).hasSize(25);
+        int bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        assertThat(last.getPayloadResults()).hasSize(25)
+                .allSatisfy((node, kept) -> assertThat(kept).isEqualTo("{\"summarized\":true,\"bytes\":" + bytes + "}"));
+        for (JobReplayState state : published) {
+            assertThat(topics.replayState.valueSerde().serializer().serialize(topics.replayState.name(), state).length)
+                    .isLessThan(ReplayLimits.defaults().maxStateBytes());
+        }
+    }
+
+    @Test
+    void smallPayloadsAreKeptWholeAndTheLargestAreSummarizedFirstWhenTheStateGrowsPastItsLimit() {
+        String small = "{\"ok\":true}";
+        String large = "y".repeat(10_000);
+        JobReplayState state = ReplayState.empty("job-2");
+        for (int node = 1; node <= 200; node++) {
+            state = ReplayState.apply(state, NodeFinished.newBuilder(event("n" + node, node, StepResultType.SUCCESS))
+                    .setJobId("job-2").setPayloadResults(node % 2 == 0 ? large : small).build(), T.plusSeconds(node));
+        }
+        JobReplayState bounded = ReplayBounds.fit(state, new ReplayLimits(16 * 1024, 1000, 600_000));
+
+        assertThat(ReplayBounds.serializedSize(bounded)).isLessThanOrEqualTo(600_000);
+        assertThat(bounded.getPayloadResults().entrySet().stream().filter(e -> e.getValue().equals(small)).count())
+                .isEqualTo(100);
+        assertThat(bounded.getPayloadResults().values()).contains(large, "{\"summarized\":true,\"bytes\":10000}");
+        assertThat(bounded.getCompletedNodeIds()).hasSize(200);
+    }
 }

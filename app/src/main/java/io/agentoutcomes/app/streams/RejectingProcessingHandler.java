@@ -1,0 +1,27 @@
+package io.agentoutcomes.app.streams;
+
+import org.apache.kafka.streams.errors.ErrorHandlerContext;
+import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.processor.api.Record;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A record that a processor cannot process goes, as it was read, to {@code rejected-input} with Kafka Streams'
+ * {@code __streams.errors.*} headers (exception, message, source topic, partition, offset), and the next one is
+ * processed: one poison record never stops the pipeline. A schema registry outage is not the record's fault: the
+ * thread fails and is replaced, and the record is processed again.
+ */
+public final class RejectingProcessingHandler extends LogAndContinueProcessingExceptionHandler {
+    private static final Logger LOG = LoggerFactory.getLogger(RejectingProcessingHandler.class);
+
+    @Override
+    public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
+        if (Failures.isRegistryOutage(exception)) {
+            LOG.warn("Schema registry unavailable in {} for {}-{}@{}: the record will be processed again ({})",
+                    context.processorNodeId(), context.topic(), context.partition(), context.offset(), exception.getMessage());
+            return Response.fail();
+        }
+        return super.handleError(context, record, exception);
+    }
+}
