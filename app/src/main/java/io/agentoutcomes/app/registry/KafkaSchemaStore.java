@@ -43,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * others are fenced. Each write reads the topic to its end (read_committed), assigns the id, and commits; since
  * initialising completes every earlier writer's transaction, the writer always assigns from every committed
  * schema, and an id is never given to two schemas. The writer announces its URL in the topic with a record of its
- * own key type ({@code EMBEDDED_WRITER}, which Confluent's registry and this one skip as schema data); the others
+ * own key type ({@code EMBEDDED_WRITER}, not one of Confluent's; read as routing, never as schema data); the others
  * answer writes with {@link NotTheWriterException} naming it. A registry becomes the writer when it opens, when no
  * writer is announced (the last one closed), or when the announced one does not answer.
  */
