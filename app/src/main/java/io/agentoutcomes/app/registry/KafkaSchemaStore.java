@@ -228,12 +228,12 @@ public final class KafkaSchemaStore implements SchemaStore {
                 new StringSerializer());
         try {
             candidate.initTransactions();
-        } catch (KafkaException e) {
+            // Read before holding the producer: announcements read now are older than this writer, not a sign of fencing.
+            catchUp();
+        } catch (RuntimeException e) {
             candidate.close(Duration.ZERO);
-            throw storeError(e);
+            throw e instanceof KafkaException ? storeError(e) : e;
         }
-        // Read before holding the producer: announcements read now are older than this writer, not a sign of fencing.
-        catchUp();
         producer = candidate;
         commit(writerKey(), JSON.createObjectNode().put("url", ownUrl).put("instance", instance));
         announced = new Writer(instance, ownUrl);
