@@ -16,9 +16,14 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,14 +37,33 @@ public final class SchemaRegistryServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONTENT_TYPE = RestSchemaRegistryClient.CONTENT_TYPE;
 
+    /** How long a registry that forwarded a write waits to read it, so a read sent to it next finds it. */
+    private static final Duration FORWARDED_WRITE_VISIBLE_WAIT = Duration.ofSeconds(10);
+
     private final SchemaStore store;
     private final HttpServer server;
+    private final WriterForwarder forwarder = new WriterForwarder();
 
-    /** Starts serving on {@code host:port} (port 0 picks a free one). */
+    /** Starts serving on {@code host:port} (port 0 picks a free one), reached by other registries at the same host. */
     public SchemaRegistryServer(SchemaStore store, String host, int port) throws IOException {
+        this(store, host, port, host);
+    }
+
+    /**
+     * Starts serving on {@code host:port} (port 0 picks a free one). {@code advertisedHost} is where other
+     * registries sharing the store reach this one, to send it their writes when it is the writer.
+     */
+    public SchemaRegistryServer(SchemaStore store, String host, int port, String advertisedHost) throws IOException {
         this.store = store;
         this.server = HttpResponses.listen(host, port, "schema-registry-http");
         server.createContext("/", this::handle);
+        try {
+            String advertised = advertisedHost.equals("0.0.0.0") || advertisedHost.equals("::") ? "localhost" : advertisedHost;
+            store.open("http://" + advertised + ":" + server.getAddress().getPort());
+        } catch (RuntimeException e) {
+            HttpResponses.stop(server);
+            throw e;
+        }
         server.start();
     }
 
@@ -48,6 +72,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
         InetSocketAddress address = server.getAddress();
         String host = address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
         return "http://" + host + ":" + address.getPort();
+    }
+
+    /** The port it listens on. */
+    public int port() {
+        return server.getAddress().getPort();
     }
 
     @Override
@@ -92,15 +121,18 @@ public final class SchemaRegistryServer implements AutoCloseable {
                 }
                 String subject = n > 1 ? path.get(1) : null;
                 if (n == 2 && method.equals("POST")) {
-                    return describe(lookup(state, subject, schemaOf(exchange)));
+                    return describe(lookup(state, subject, schemaOf(HttpResponses.body(exchange))));
                 }
                 if (n == 3 && path.get(2).equals("versions")) {
                     if (method.equals("GET")) {
                         return array(state.versions(subject));
                     }
                     if (method.equals("POST")) {
-                        RegisteredSchema registered = store.register(subject, schemaOf(exchange));
-                        return JSON.createObjectNode().put("id", registered.id());
+                        String body = HttpResponses.body(exchange);
+                        String schema = schemaOf(body);
+                        return write(exchange, body,
+                                () -> JSON.createObjectNode().put("id", store.register(subject, schema).id()),
+                                answer -> hasVersion(state, subject, schema, answer.path("id").asInt()));
                     }
                 }
                 if (n >= 4 && path.get(2).equals("versions") && method.equals("GET")) {
@@ -154,16 +186,20 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     return JSON.createObjectNode().put("compatibilityLevel", level.name());
                 }
                 if (method.equals("PUT")) {
-                    JsonNode body = readJson(exchange);
-                    CompatibilityLevel level = CompatibilityLevel.parse(body.path("compatibility").asText(null));
-                    store.setCompatibility(subject, level);
-                    return JSON.createObjectNode().put("compatibility", level.name());
+                    String body = HttpResponses.body(exchange);
+                    CompatibilityLevel level = CompatibilityLevel.parse(readJson(body).path("compatibility").asText(null));
+                    return write(exchange, body, () -> {
+                        store.setCompatibility(subject, level);
+                        return JSON.createObjectNode().put("compatibility", level.name());
+                    }, answer -> level == (subject == null ? state.globalCompatibility()
+                            : state.subjectCompatibility(subject).orElse(null)));
                 }
                 return null;
             }
             case "compatibility" -> {
                 if (n == 5 && path.get(1).equals("subjects") && path.get(3).equals("versions") && method.equals("POST")) {
-                    List<String> errors = state.compatibilityErrors(path.get(2), path.get(4), schemaOf(exchange));
+                    List<String> errors = state.compatibilityErrors(path.get(2), path.get(4),
+                            schemaOf(HttpResponses.body(exchange)));
                     ObjectNode answer = JSON.createObjectNode().put("is_compatible", errors.isEmpty());
                     if (Boolean.parseBoolean(HttpResponses.query(exchange).get("verbose"))) {
                         answer.set("messages", array(errors));
@@ -175,6 +211,45 @@ public final class SchemaRegistryServer implements AutoCloseable {
             default -> {
                 return null;
             }
+        }
+    }
+
+    /**
+     * Makes a change to the store here when this registry is the writer; otherwise sends the request to the writer
+     * and relays its answer, then reads on until {@code visible} holds for it, so a read sent here next sees the change.
+     * When the writer does not answer, this registry takes its role over and makes the change itself.
+     */
+    private JsonNode write(HttpExchange exchange, String body, Supplier<JsonNode> change, Predicate<JsonNode> visible) {
+        Set<String> unreachableWriters = new HashSet<>();
+        while (true) {
+            String writerUrl;
+            try {
+                return change.get();
+            } catch (NotTheWriterException e) {
+                writerUrl = e.writerUrl();
+            }
+            if (WriterForwarder.isForwarded(exchange) || unreachableWriters.contains(writerUrl)) {
+                // Sending it on again could loop between two registries that each think the other writes.
+                throw new SchemaRegistryException(500, WriterForwarder.UNKNOWN_WRITER,
+                        "This schema registry is not the writer of its schemas topic and the writer it knows of, at "
+                                + writerUrl + ", cannot take this request: retry");
+            }
+            try {
+                JsonNode answer = forwarder.forward(exchange, writerUrl, body);
+                store.refreshUntil(() -> visible.test(answer), FORWARDED_WRITE_VISIBLE_WAIT);
+                return answer;
+            } catch (WriterForwarder.WriterUnreachable e) {
+                store.writerUnreachable(writerUrl);
+                unreachableWriters.add(writerUrl);
+            }
+        }
+    }
+
+    private static boolean hasVersion(SchemaRegistryState state, String subject, String schema, int id) {
+        try {
+            return state.lookup(subject, schema).id() == id;
+        } catch (SchemaRegistryException e) {
+            return false;
         }
     }
 
@@ -197,8 +272,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     /** Reads the {@code schema} of a registration body, refusing what this registry does not support. */
-    private static String schemaOf(HttpExchange exchange) throws IOException {
-        JsonNode body = readJson(exchange);
+    private static String schemaOf(String text) {
+        JsonNode body = readJson(text);
         String type = body.path("schemaType").asText("AVRO");
         if (!type.equalsIgnoreCase("AVRO")) {
             throw new SchemaRegistryException(422, SchemaRegistryException.INVALID_SCHEMA,
@@ -216,9 +291,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
         return schema.asText();
     }
 
-    private static JsonNode readJson(HttpExchange exchange) throws IOException {
+    private static JsonNode readJson(String text) {
         try {
-            JsonNode body = JSON.readTree(HttpResponses.body(exchange));
+            JsonNode body = JSON.readTree(text);
             if (body == null || !body.isObject()) {
                 throw new BadRequest(400, "The request body must be a JSON object");
             }
