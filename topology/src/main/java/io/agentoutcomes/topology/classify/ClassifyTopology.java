@@ -139,11 +139,17 @@ public final class ClassifyTopology {
     /** The classified outcome of a workflow node's completion (task {@code jobId/nodeId}), given its task's state. */
     public static ClassifiedOutcome classify(NodeFinished event, TaskAttempts before, RetryPolicy policy, Instant now,
                                              Random random) {
+        return classify(event, "explain", before, policy, now, random);
+    }
+
+    /** As above, for the event read at {@code position} (topic/partition/offset), which identifies it if nothing else does. */
+    static ClassifiedOutcome classify(NodeFinished event, String position, TaskAttempts before, RetryPolicy policy,
+                                      Instant now, Random random) {
         int attempt = Math.max(before.getAttempts(), event.getAttempt());
         Scheduled scheduled = schedule(policy.classifier().classify(event, before.getConsecutiveFailures(),
                 before.getTotalFailures()), attempt, null, policy, now, random);
         Classifier.Verdict verdict = scheduled.verdict();
-        return outcome(nodeTaskId(event), nodeResultId(event), attempt, scheduled, now)
+        return outcome(nodeTaskId(event), nodeResultId(event, position), attempt, scheduled, now)
                 .setJobId(event.getJobId()).setNodeId(event.getNodeId())
                 .setRetryCount(verdict.isFinal() ? attempt : null).setNodeFinished(event).build();
     }
@@ -152,9 +158,16 @@ public final class ClassifyTopology {
         return event.getJobId() + "/" + event.getNodeId();
     }
 
-    static String nodeResultId(NodeFinished event) {
+    /**
+     * A node event's idempotency key: job, node, attempt, result type, and the runner's finish time, so a redelivered
+     * event is recognised while distinct events are not merged when a runner leaves {@code attempt} at its default.
+     * An event without a finish time is identified by where it was read ({@code position}): reprocessing the same
+     * record merges, a re-send of it is a new event.
+     */
+    static String nodeResultId(NodeFinished event, String position) {
         return nodeTaskId(event) + "/" + event.getAttempt() + "/"
-                + (event.getResultType() == null ? "SUCCESS" : event.getResultType().name());
+                + (event.getResultType() == null ? "SUCCESS" : event.getResultType().name()) + "/"
+                + (event.getTimestamp() != null ? String.valueOf(event.getTimestamp().toEpochMilli()) : "@" + position);
     }
 
     /** A verdict and, for a retry, its delay. */
@@ -232,9 +245,10 @@ public final class ClassifyTopology {
     private interface TaskKind<V> {
         String taskId(V value);
 
-        String resultId(V value);
+        String resultId(V value, String position);
 
-        ClassifiedOutcome classify(V value, TaskAttempts before, RetryPolicy policy, Instant now, Random random);
+        ClassifiedOutcome classify(V value, String position, TaskAttempts before, RetryPolicy policy, Instant now,
+                                   Random random);
     }
 
     private static final TaskKind<AgentResult> AGENT_TASKS = new TaskKind<>() {
@@ -244,13 +258,13 @@ public final class ClassifyTopology {
         }
 
         @Override
-        public String resultId(AgentResult value) {
+        public String resultId(AgentResult value, String position) {
             return value.getResultId();
         }
 
         @Override
-        public ClassifiedOutcome classify(AgentResult value, TaskAttempts before, RetryPolicy policy, Instant now,
-                                          Random random) {
+        public ClassifiedOutcome classify(AgentResult value, String position, TaskAttempts before, RetryPolicy policy,
+                                          Instant now, Random random) {
             return ClassifyTopology.classify(value, before, policy, now, random);
         }
     };
@@ -262,14 +276,14 @@ public final class ClassifyTopology {
         }
 
         @Override
-        public String resultId(NodeFinished value) {
-            return nodeResultId(value);
+        public String resultId(NodeFinished value, String position) {
+            return nodeResultId(value, position);
         }
 
         @Override
-        public ClassifiedOutcome classify(NodeFinished value, TaskAttempts before, RetryPolicy policy, Instant now,
-                                          Random random) {
-            return ClassifyTopology.classify(value, before, policy, now, random);
+        public ClassifiedOutcome classify(NodeFinished value, String position, TaskAttempts before, RetryPolicy policy,
+                                          Instant now, Random random) {
+            return ClassifyTopology.classify(value, position, before, policy, now, random);
         }
     };
 
@@ -311,11 +325,13 @@ public final class ClassifyTopology {
             if (state == null) {
                 state = TaskAttempts.newBuilder().build();
             }
-            if (state.getRecentResultIds().contains(kind.resultId(value))) {
+            String position = context.recordMetadata()
+                    .map(source -> source.topic() + "/" + source.partition() + "/" + source.offset()).orElse("unknown");
+            if (state.getRecentResultIds().contains(kind.resultId(value, position))) {
                 duplicates.record();
                 return;
             }
-            ClassifiedOutcome outcome = kind.classify(value, state, policy,
+            ClassifiedOutcome outcome = kind.classify(value, position, state, policy,
                     Instant.ofEpochMilli(context.currentSystemTimeMs()), random);
             if (outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.IGNORE) {
                 ignored.record();

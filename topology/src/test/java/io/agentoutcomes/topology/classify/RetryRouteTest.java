@@ -279,4 +279,34 @@ class RetryRouteTest {
         driver.advanceWallClockTime(Duration.ofMillis(1));
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getTaskId).containsExactly("job-1/n1");
     }
+
+    @Test
+    void nodeFailuresWithoutAnAttemptNumberAreEachClassifiedAndTheFifthIsDeadLettered() {
+        start(RetryPolicy.defaults());
+        for (int i = 0; i < 5; i++) {
+            nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
+                    .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout " + i).build(), T0.plusSeconds(i));
+        }
+
+        List<ClassifiedOutcome> outcomes = classified.readValuesToList();
+        assertThat(outcomes).hasSize(5);
+        assertThat(outcomes).extracting(ClassifiedOutcome::getAttempt).containsExactly(0, 1, 2, 3, 4);
+        assertThat(outcomes).extracting(ClassifiedOutcome::getResultId).doesNotHaveDuplicates();
+        assertThat(outcomes).extracting(o -> o.getDecision().getHandling()).containsExactly(ErrorHandling.RETRY,
+                ErrorHandling.RETRY, ErrorHandling.RETRY, ErrorHandling.RETRY, ErrorHandling.STOP);
+        assertThat(deadLetter.readValuesToList()).extracting(o -> o.getDecision().getStopReason())
+                .containsExactly(StopReason.RETRY_LIMIT);
+    }
+
+    @Test
+    void aRedeliveredNodeEventWithItsFinishTimeIsClassifiedOnce() {
+        start(RetryPolicy.defaults());
+        NodeFinished event = NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setTimestamp(T0)
+                .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").build();
+        nodeFinished.pipeInput("job-1", event, T0);
+        nodeFinished.pipeInput("job-1", event, T0.plusSeconds(1));
+
+        assertThat(classified.readValuesToList()).extracting(ClassifiedOutcome::getResultId)
+                .containsExactly("job-1/n1/0/RETRYABLE_FAILURE/" + T0.toEpochMilli());
+    }
 }
