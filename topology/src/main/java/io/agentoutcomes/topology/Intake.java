@@ -3,14 +3,26 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Repartitioned;
 
 /**
  * The pipeline's Avro input streams, decoded through the schema registry. Each source topic is read once here and
  * every later stage builds on these streams. A record that cannot be decoded (not the Confluent wire format, an
  * unknown schema id, corrupt Avro) never reaches them: Kafka Streams' deserialization handler sends it, with
  * headers saying why, to {@code rejected-input} (see the service's streams configuration).
+ * <p>
+ * The stages keep state per task and per job, so a task's records must all reach one partition: agent results are
+ * keyed by task id, node events by job id. Keys are not trusted: a record keyed otherwise (or not at all) is re-keyed
+ * through a repartition topic ({@code <application.id>-<topic>-by-key-repartition}), which costs one more write and
+ * read for such records only; records keyed as they should be go straight on.
  */
 public record Intake(
         KStream<String, AgentResult> agentResults,
@@ -20,8 +32,22 @@ public record Intake(
     /** Adds the input streams to the builder. */
     public static Intake build(StreamsBuilder builder, Topics topics) {
         return new Intake(
-                builder.stream(topics.agentResults.name(), topics.agentResults.consumed()),
-                builder.stream(topics.nodeFinished.name(), topics.nodeFinished.consumed()),
+                keyedBy(builder.stream(topics.agentResults.name(), topics.agentResults.consumed()), AgentResult::getTaskId,
+                        topics.agentResults, Topics.AGENT_RESULTS),
+                keyedBy(builder.stream(topics.nodeFinished.name(), topics.nodeFinished.consumed()), NodeFinished::getJobId,
+                        topics.nodeFinished, Topics.NODE_FINISHED),
                 builder.stream(topics.continuationEvents.name(), topics.continuationEvents.consumed()));
+    }
+
+    /** The stream with every record keyed by {@code keyOf} of its value, re-keying through a repartition topic where not. */
+    private static <V> KStream<String, V> keyedBy(KStream<String, V> input, Function<V, String> keyOf,
+                                                  Topics.Topic<String, V> topic, String name) {
+        Map<String, KStream<String, V>> byKey = input.split(Named.as(name + "-key-"))
+                .branch((key, value) -> value == null || Objects.equals(key, keyOf.apply(value)), Branched.as("as-expected"))
+                .defaultBranch(Branched.as("other"));
+        KStream<String, V> rekeyed = byKey.get(name + "-key-other")
+                .selectKey((key, value) -> keyOf.apply(value), Named.as(name + "-rekey"))
+                .repartition(Repartitioned.with(Serdes.String(), topic.valueSerde()).withName(name + "-by-key"));
+        return byKey.get(name + "-key-as-expected").merge(rekeyed, Named.as(name + "-keyed"));
     }
 }

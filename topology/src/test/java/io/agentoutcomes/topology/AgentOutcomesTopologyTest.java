@@ -47,7 +47,8 @@ class AgentOutcomesTopologyTest {
         assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events",
                 "prod.agent-results-json", "prod.node-finished-json", "prod.continuation-events-json",
                 "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
-                "prod.retry-delay-30s", "prod.retry-delay-long", "analytics-partials-repartition");
+                "prod.retry-delay-30s", "prod.retry-delay-long", "analytics-partials-repartition",
+                "agent-results-by-key-repartition", "node-finished-by-key-repartition");
     }
 
     @Test
