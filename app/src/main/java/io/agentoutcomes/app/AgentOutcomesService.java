@@ -3,6 +3,7 @@ package io.agentoutcomes.app;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
+import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
@@ -135,7 +136,9 @@ public final class AgentOutcomesService implements AutoCloseable {
                 streamsMetrics.bindTo(metrics);
             }
         });
-        http.attach(streams, self, metrics, config.analytics().maxLabelSets());
+        RestoreTracker restores = new RestoreTracker();
+        streams.setGlobalStateRestoreListener(restores);
+        http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores);
         streams.start();
     }
 
