@@ -91,7 +91,8 @@ public final class AgentOutcomesService implements AutoCloseable {
             KafkaSchemaStore store = new KafkaSchemaStore(SCHEMAS_TOPIC, clientConfig);
             resources.push(store);
             SchemaRegistryServer registry = listen("embedded.registry.port", config.embeddedRegistryPort(),
-                    () -> new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort()));
+                    () -> new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort(),
+                            config.embeddedRegistryMaxRequestBytes()));
             resources.push(registry);
             registryUrl = registry.url();
         } else {

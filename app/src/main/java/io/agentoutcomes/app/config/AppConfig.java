@@ -24,6 +24,7 @@ import java.util.regex.Pattern;
  * @param httpAdvertisedHost   the host other instances reach this one's HTTP server at (interactive queries)
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
+ * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param analytics            analytics flush interval and window grace
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
@@ -41,6 +42,7 @@ public record AppConfig(
         String httpAdvertisedHost,
         int embeddedKafkaPort,
         int embeddedRegistryPort,
+        int embeddedRegistryMaxRequestBytes,
         RetryPolicy retryPolicy,
         AnalyticsSettings analytics,
         Map<String, String> kafka) {

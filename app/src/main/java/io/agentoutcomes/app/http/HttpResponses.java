@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -85,6 +86,19 @@ public final class HttpResponses {
         public BadRequest(String reason) {
             super(reason);
         }
+    }
+
+    /**
+     * The request body as text, or empty when it is longer than {@code maxBytes} (by its Content-Length, or once more
+     * than that has been read of a chunked one): nothing larger is held in memory.
+     */
+    public static Optional<String> body(HttpExchange exchange, int maxBytes) throws IOException {
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (length != null && length.trim().matches("\\d{1,18}") && Long.parseLong(length.trim()) > maxBytes) {
+            return Optional.empty();
+        }
+        byte[] bytes = exchange.getRequestBody().readNBytes(maxBytes + 1);
+        return bytes.length > maxBytes ? Optional.empty() : Optional.of(new String(bytes, StandardCharsets.UTF_8));
     }
 
     /** The request body as text. */

@@ -32,12 +32,22 @@ public final class SchemaRegistryServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CONTENT_TYPE = RestSchemaRegistryClient.CONTENT_TYPE;
 
+    /** Request bodies longer than this are refused with 413 unless configured otherwise; a registration is kilobytes. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+
     private final SchemaStore store;
     private final HttpServer server;
+    private final int maxRequestBytes;
 
     /** Starts serving on {@code host:port} (port 0 picks a free one). */
     public SchemaRegistryServer(SchemaStore store, String host, int port) throws IOException {
+        this(store, host, port, DEFAULT_MAX_REQUEST_BYTES);
+    }
+
+    /** Starts serving on {@code host:port}, refusing request bodies over {@code maxRequestBytes} with 413. */
+    public SchemaRegistryServer(SchemaStore store, String host, int port, int maxRequestBytes) throws IOException {
         this.store = store;
+        this.maxRequestBytes = maxRequestBytes;
         this.server = HttpResponses.listen(host, port, "schema-registry-http");
         server.createContext("/", this::handle);
         server.start();
@@ -197,7 +207,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     /** Reads the {@code schema} of a registration body, refusing what this registry does not support. */
-    private static String schemaOf(HttpExchange exchange) throws IOException {
+    private String schemaOf(HttpExchange exchange) throws IOException {
         JsonNode body = readJson(exchange);
         String type = body.path("schemaType").asText("AVRO");
         if (!type.equalsIgnoreCase("AVRO")) {
@@ -216,9 +226,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
         return schema.asText();
     }
 
-    private static JsonNode readJson(HttpExchange exchange) throws IOException {
+    private JsonNode readJson(HttpExchange exchange) throws IOException {
+        String text = HttpResponses.body(exchange, maxRequestBytes).orElseThrow(() -> new SchemaRegistryException(413, 413,
+                "The request body is larger than " + maxRequestBytes + " bytes"));
         try {
-            JsonNode body = JSON.readTree(HttpResponses.body(exchange));
+            JsonNode body = JSON.readTree(text);
             if (body == null || !body.isObject()) {
                 throw new BadRequest(400, "The request body must be a JSON object");
             }
