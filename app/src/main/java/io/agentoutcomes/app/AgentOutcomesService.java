@@ -3,6 +3,7 @@ package io.agentoutcomes.app;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
+import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
@@ -97,7 +98,7 @@ public final class AgentOutcomesService implements AutoCloseable {
             resources.push(store);
             SchemaRegistryServer registry = listen("embedded.registry.port", config.embeddedRegistryPort(),
                     () -> new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort(),
-                            config.httpAdvertisedHost()));
+                            config.httpAdvertisedHost(), config.embeddedRegistryMaxRequestBytes()));
             resources.push(registry);
             registryUrl = registry.url();
         } else {
@@ -147,7 +148,9 @@ public final class AgentOutcomesService implements AutoCloseable {
             }
         });
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
-        http.attach(streams, self, metrics, config.analytics().maxLabelSets());
+        RestoreTracker restores = new RestoreTracker();
+        streams.setGlobalStateRestoreListener(restores);
+        http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores);
         streams.start();
     }
 

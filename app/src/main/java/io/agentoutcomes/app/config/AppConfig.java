@@ -25,6 +25,7 @@ import java.util.regex.Pattern;
  * @param httpAdvertisedHost   the host other instances reach this one's HTTP server at (interactive queries)
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
+ * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
@@ -43,6 +44,7 @@ public record AppConfig(
         String httpAdvertisedHost,
         int embeddedKafkaPort,
         int embeddedRegistryPort,
+        int embeddedRegistryMaxRequestBytes,
         RetryPolicy retryPolicy,
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -31,6 +32,7 @@ public final class ConfigLoader {
     public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
     public static final String EMBEDDED_KAFKA_PORT = "embedded.kafka.port";
     public static final String EMBEDDED_REGISTRY_PORT = "embedded.registry.port";
+    public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = "embedded.registry.max.request.bytes";
 
     private ConfigLoader() {
     }
@@ -71,6 +73,11 @@ public final class ConfigLoader {
                 httpHost.equals("0.0.0.0") || httpHost.equals("::") ? localHostName() : httpHost);
         int kafkaPort = port(kafka.remove(EMBEDDED_KAFKA_PORT), EMBEDDED_KAFKA_PORT, 9092);
         int registryPort = port(kafka.remove(EMBEDDED_REGISTRY_PORT), EMBEDDED_REGISTRY_PORT, 8081);
+        int registryMaxRequest = integer(kafka.remove(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES), EMBEDDED_REGISTRY_MAX_REQUEST_BYTES,
+                SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES);
+        if (registryMaxRequest < 1024) {
+            throw new ConfigError(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES + " must be at least 1024, was " + registryMaxRequest);
+        }
         if (replication == 0 || replication < -1 || replication > Short.MAX_VALUE) {
             throw new ConfigError(TOPIC_REPLICATION_FACTOR + " must be -1 (broker default) or at least 1, was " + replication);
         }
@@ -83,8 +90,9 @@ public final class ConfigLoader {
             return false;
         });
         return new AppConfig(bootstrap, registry, applicationId, prefix, partitions, (short) replication, dataDir,
-                httpHost, httpPort, advertisedHost, kafkaPort, registryPort, PolicyConfig.parse(policySettings), PolicyConfig.analytics(policySettings),
-                PolicyConfig.replay(policySettings), kafka);
+                httpHost, httpPort, advertisedHost, kafkaPort, registryPort, registryMaxRequest,
+                PolicyConfig.parse(policySettings), PolicyConfig.analytics(policySettings), PolicyConfig.replay(policySettings),
+                kafka);
     }
 
     private static String localHostName() {

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.http;
 
+import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
@@ -28,7 +29,8 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads the analytics aggregates of every instance (interactive queries on {@link AnalyticsTopology#WINDOWS_STORE},
- * other instances' over HTTP) and groups them by agent, model or provider.
+ * other instances' over HTTP) and groups them by agent, model or provider. An answer is complete or not given: while
+ * this instance or another is rebalancing or restoring, or another does not answer, {@link QueryUnavailable}.
  */
 public final class AnalyticsQueries {
     /** A dimension to group by. */
@@ -48,17 +50,25 @@ public final class AnalyticsQueries {
 
     private final KafkaStreams streams;
     private final HostInfo self;
+    private final RestoreTracker restores;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    public AnalyticsQueries(KafkaStreams streams, HostInfo self) {
+    public AnalyticsQueries(KafkaStreams streams, HostInfo self, RestoreTracker restores) {
         this.streams = streams;
         this.self = self;
+        this.restores = restores;
     }
 
     /** Every instance's aggregates of a window size, grouped by a dimension and merged within each window. */
     public List<Series> series(WindowSize size, By by) {
-        List<AgentMetrics> all = new ArrayList<>(local(size));
-        for (StreamsMetadata instance : streams.streamsMetadataForStore(AnalyticsTopology.WINDOWS_STORE)) {
+        List<AgentMetrics> all = new ArrayList<>(readyLocal(size));
+        List<StreamsMetadata> instances;
+        try {
+            instances = List.copyOf(streams.streamsMetadataForStore(AnalyticsTopology.WINDOWS_STORE));
+        } catch (InvalidStateStoreException e) {
+            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
+        }
+        for (StreamsMetadata instance : instances) {
             if (!instance.hostInfo().equals(self)) {
                 all.addAll(remote(instance.hostInfo(), size));
             }
@@ -78,14 +88,22 @@ public final class AnalyticsQueries {
         return series;
     }
 
-    /** This instance's running totals, one per agent, model and provider (for its domain meters). */
+    /** This instance's running totals, one per agent, model and provider (for its domain meters); unavailable unless complete. */
     public List<AgentMetrics> localTotals() {
-        return local(WindowSize.TOTAL);
+        return readyLocal(WindowSize.TOTAL);
     }
 
-    /** This instance's aggregates of a window size, encoded for another instance. */
+    /** This instance's aggregates of a window size, encoded for another instance; unavailable unless complete. */
     public byte[] export(WindowSize size) {
-        return RecordListCodec.encodeList(local(size), AgentMetrics.class);
+        return RecordListCodec.encodeList(readyLocal(size), AgentMetrics.class);
+    }
+
+    private List<AgentMetrics> readyLocal(WindowSize size) {
+        String notReady = StreamsHealth.of(streams, restores).whyNotReady();
+        if (notReady != null) {
+            throw new QueryUnavailable(notReady);
+        }
+        return local(size);
     }
 
     private List<AgentMetrics> local(WindowSize size) {
@@ -97,23 +115,28 @@ public final class AnalyticsQueries {
                 range.forEachRemaining(entry -> found.add(entry.value));
             }
         } catch (InvalidStateStoreException e) {
-            // partitions moving: what the other instances have
+            throw new QueryUnavailable("the analytics partitions of this instance are moving");
         }
         found.sort(Comparator.comparing(m -> m.getWindowStart() == null ? Instant.EPOCH : m.getWindowStart()));
         return found;
     }
 
     private List<AgentMetrics> remote(HostInfo host, WindowSize size) {
+        String instance = host.host() + ":" + host.port();
         try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://" + host.host() + ":"
-                    + host.port() + "/analytics/export?window=" + size.label())).timeout(Duration.ofSeconds(5)).build(),
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://" + instance
+                    + "/analytics/export?window=" + size.label())).timeout(Duration.ofSeconds(5)).build(),
                     HttpResponse.BodyHandlers.ofByteArray());
-            return response.statusCode() == 200 ? RecordListCodec.decodeList(response.body(), AgentMetrics.class) : List.of();
+            if (response.statusCode() != 200) {
+                throw new QueryUnavailable("instance " + instance + " answered " + response.statusCode()
+                        + " (it is rebalancing or restoring)");
+            }
+            return RecordListCodec.decodeList(response.body(), AgentMetrics.class);
         } catch (IOException e) {
-            return List.of();
+            throw new QueryUnavailable("instance " + instance + " did not answer");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return List.of();
+            throw new QueryUnavailable("interrupted");
         }
     }
 }

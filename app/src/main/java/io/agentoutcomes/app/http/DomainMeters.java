@@ -43,9 +43,14 @@ public final class DomainMeters {
                 .register(registry);
     }
 
-    /** Reads the totals again; call before a scrape. */
+    /** Reads the totals again; call before a scrape. While they cannot be read completely, the meters keep their values. */
     public void refresh() {
-        List<AgentMetrics> rows = capped(totals.get());
+        List<AgentMetrics> rows;
+        try {
+            rows = capped(totals.get());
+        } catch (QueryUnavailable e) {
+            return;
+        }
         List<MultiGauge.Row<?>> resultRows = new ArrayList<>();
         List<MultiGauge.Row<?>> tokenRows = new ArrayList<>();
         List<MultiGauge.Row<?>> costRows = new ArrayList<>();

@@ -7,8 +7,11 @@ import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -48,7 +51,7 @@ public final class HttpResponses {
         exchange.close();
     }
 
-    /** The query string's parameters (the last value of a repeated one). */
+    /** The query string's parameters (the last value of a repeated one); a malformed escape is a {@link BadRequest}. */
     public static Map<String, String> query(HttpExchange exchange) {
         Map<String, String> params = new HashMap<>();
         String raw = exchange.getRequestURI().getRawQuery();
@@ -59,13 +62,42 @@ public final class HttpResponses {
             int eq = pair.indexOf('=');
             String name = eq < 0 ? pair : pair.substring(0, eq);
             String value = eq < 0 ? "" : pair.substring(eq + 1);
-            params.put(URLDecoder.decode(name, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+            params.put(decode(name, "query"), decode(value, "query"));
         }
         return params;
     }
 
-    /** The request body as text. */
-    public static String body(HttpExchange exchange) throws IOException {
-        return new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    /** The path's segments, decoded; a malformed escape is a {@link BadRequest}. */
+    public static List<String> segments(HttpExchange exchange) {
+        return Arrays.stream(exchange.getRequestURI().getRawPath().split("/")).filter(s -> !s.isEmpty())
+                .map(s -> decode(s, "path")).toList();
+    }
+
+    private static String decode(String text, String where) {
+        try {
+            return URLDecoder.decode(text, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("malformed %-escape in the " + where);
+        }
+    }
+
+    /** A request that cannot be answered as asked: 400 with this message as the reason. */
+    public static final class BadRequest extends RuntimeException {
+        public BadRequest(String reason) {
+            super(reason);
+        }
+    }
+
+    /**
+     * The request body as text, or empty when it is longer than {@code maxBytes} (by its Content-Length, or once more
+     * than that has been read of a chunked one): nothing larger is held in memory.
+     */
+    public static Optional<String> body(HttpExchange exchange, int maxBytes) throws IOException {
+        String length = exchange.getRequestHeaders().getFirst("Content-Length");
+        if (length != null && length.trim().matches("\\d{1,18}") && Long.parseLong(length.trim()) > maxBytes) {
+            return Optional.empty();
+        }
+        byte[] bytes = exchange.getRequestBody().readNBytes(maxBytes + 1);
+        return bytes.length > maxBytes ? Optional.empty() : Optional.of(new String(bytes, StandardCharsets.UTF_8));
     }
 }

@@ -39,22 +39,28 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     /** How long a registry that forwarded a write waits to read it, so a read sent to it next finds it. */
     private static final Duration FORWARDED_WRITE_VISIBLE_WAIT = Duration.ofSeconds(10);
+    /** Request bodies longer than this are refused with 413 unless configured otherwise; a registration is kilobytes. */
+    public static final int DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
 
     private final SchemaStore store;
     private final HttpServer server;
     private final WriterForwarder forwarder = new WriterForwarder();
+    private final int maxRequestBytes;
 
     /** Starts serving on {@code host:port} (port 0 picks a free one), reached by other registries at the same host. */
     public SchemaRegistryServer(SchemaStore store, String host, int port) throws IOException {
-        this(store, host, port, host);
+        this(store, host, port, host, DEFAULT_MAX_REQUEST_BYTES);
     }
 
     /**
      * Starts serving on {@code host:port} (port 0 picks a free one). {@code advertisedHost} is where other
-     * registries sharing the store reach this one, to send it their writes when it is the writer.
+     * registries sharing the store reach this one, to send it their writes when it is the writer; request bodies
+     * over {@code maxRequestBytes} are refused with 413.
      */
-    public SchemaRegistryServer(SchemaStore store, String host, int port, String advertisedHost) throws IOException {
+    public SchemaRegistryServer(SchemaStore store, String host, int port, String advertisedHost, int maxRequestBytes)
+            throws IOException {
         this.store = store;
+        this.maxRequestBytes = maxRequestBytes;
         this.server = HttpResponses.listen(host, port, "schema-registry-http");
         server.createContext("/", this::handle);
         try {
@@ -121,14 +127,14 @@ public final class SchemaRegistryServer implements AutoCloseable {
                 }
                 String subject = n > 1 ? path.get(1) : null;
                 if (n == 2 && method.equals("POST")) {
-                    return describe(lookup(state, subject, schemaOf(HttpResponses.body(exchange))));
+                    return describe(lookup(state, subject, schemaOf(body(exchange))));
                 }
                 if (n == 3 && path.get(2).equals("versions")) {
                     if (method.equals("GET")) {
                         return array(state.versions(subject));
                     }
                     if (method.equals("POST")) {
-                        String body = HttpResponses.body(exchange);
+                        String body = body(exchange);
                         String schema = schemaOf(body);
                         return write(exchange, body,
                                 () -> JSON.createObjectNode().put("id", store.register(subject, schema).id()),
@@ -186,7 +192,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     return JSON.createObjectNode().put("compatibilityLevel", level.name());
                 }
                 if (method.equals("PUT")) {
-                    String body = HttpResponses.body(exchange);
+                    String body = body(exchange);
                     CompatibilityLevel level = CompatibilityLevel.parse(readJson(body).path("compatibility").asText(null));
                     return write(exchange, body, () -> {
                         store.setCompatibility(subject, level);
@@ -199,7 +205,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
             case "compatibility" -> {
                 if (n == 5 && path.get(1).equals("subjects") && path.get(3).equals("versions") && method.equals("POST")) {
                     List<String> errors = state.compatibilityErrors(path.get(2), path.get(4),
-                            schemaOf(HttpResponses.body(exchange)));
+                            schemaOf(body(exchange)));
                     ObjectNode answer = JSON.createObjectNode().put("is_compatible", errors.isEmpty());
                     if (Boolean.parseBoolean(HttpResponses.query(exchange).get("verbose"))) {
                         answer.set("messages", array(errors));
@@ -289,6 +295,12 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     "The request body needs a \"schema\" field holding the schema as a string");
         }
         return schema.asText();
+    }
+
+    /** The request body, refused with 413 past {@code maxRequestBytes}. */
+    private String body(HttpExchange exchange) throws IOException {
+        return HttpResponses.body(exchange, maxRequestBytes).orElseThrow(() -> new SchemaRegistryException(413, 413,
+                "The request body is larger than " + maxRequestBytes + " bytes"));
     }
 
     private static JsonNode readJson(String text) {

@@ -72,4 +72,15 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.of(dir.resolve("missing.properties")), Map.of(), Map.of()))
                 .hasMessageStartingWith("Cannot read the configuration file");
     }
+
+    @Test
+    void theRegistryRequestBoundIsOneMebibyteUnlessSetAndNeverPassedToKafka() {
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).embeddedRegistryMaxRequestBytes()).isEqualTo(1048576);
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of("embedded.registry.max.request.bytes", "2048"));
+
+        assertThat(config.embeddedRegistryMaxRequestBytes()).isEqualTo(2048);
+        assertThat(config.kafka()).doesNotContainKey("embedded.registry.max.request.bytes");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("embedded.registry.max.request.bytes", "100")))
+                .hasMessage("embedded.registry.max.request.bytes must be at least 1024, was 100");
+    }
 }

@@ -4,8 +4,6 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNKNOW
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNPARSEABLE_JSON;
 
 import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.json.JsonReadFeature;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.agentoutcomes.avro.AgentResult;
@@ -21,12 +19,8 @@ import java.util.stream.Collectors;
  * rejected, not guessed. Identity a dialect lacks comes from fields, else headers, else the record key.
  */
 public final class AgentResultNormalizer {
-    /** Numbers keep their written digits (exact money); NaN and Infinity parse, to be refused with a clear reason. */
-    static final JsonMapper JSON = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
+    /** The parser of every JSON input topic, within {@link JsonLimits}. */
+    static final JsonMapper JSON = JsonLimits.mapper();
 
     private static final Set<String> VAT_STATUSES = Set.of("success", "error", "in-progress");
     private static final Set<String> REVIEW_ONLY_STATUSES = Set.of("failure", "skipped");
@@ -53,9 +47,14 @@ public final class AgentResultNormalizer {
     /** Parses a JSON object; anything else is unparseable input. */
     static JsonNode parseObject(byte[] json) {
         JsonNode node;
+        if (json.length > JsonLimits.MAX_DOCUMENT_BYTES) {
+            throw new InvalidInputException(UNPARSEABLE_JSON, "not valid JSON: longer than " + JsonLimits.MAX_DOCUMENT_BYTES + " bytes");
+        }
         try {
             node = JSON.readTree(json);
-        } catch (JacksonException | RuntimeException e) {
+        } catch (JacksonException e) {
+            throw new InvalidInputException(UNPARSEABLE_JSON, JsonLimits.reason(e), e);
+        } catch (RuntimeException e) {
             throw new InvalidInputException(UNPARSEABLE_JSON, "not valid JSON: " + firstLine(e.getMessage()), e);
         } catch (java.io.IOException e) {
             throw new InvalidInputException(UNPARSEABLE_JSON, "not valid JSON: " + e.getMessage(), e);

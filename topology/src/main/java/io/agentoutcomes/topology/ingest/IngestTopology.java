@@ -10,7 +10,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -29,7 +28,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * JSON in, canonical Avro out: {@code agent-results-json} (any seed dialect) to {@code agent-results},
  * {@code node-finished-json} to {@code node-finished}, {@code continuation-events-json} to
  * {@code continuation-events}. A record that cannot be normalized goes to {@code rejected-input} with its original
- * key, value (credential headers removed) and headers, plus headers saying why; it is counted, and the next record
+ * key, value and headers, credentials replaced and long header values cut ({@link RejectedInput}), plus headers
+ * saying why; it is counted, and the next record
  * is processed as usual.
  */
 public final class IngestTopology {
@@ -111,11 +111,8 @@ public final class IngestTopology {
                 context.forward(record.withValue(new Ingested.Normalized<>(keyOf.apply(canonical), canonical)));
             } catch (InvalidInputException e) {
                 rejectionSensor(e.kind(), metadata.topic()).record();
-                Headers headers = new RecordHeaders(record.headers().toArray());
-                byte[] value = RawHeaderRedactor.scrubJson(record.value()).map(scrubbed -> {
-                    RejectedInput.add(headers, RejectedInput.REDACTED, "true");
-                    return scrubbed;
-                }).orElse(record.value());
+                Headers headers = RejectedInput.copyHeaders(record.headers());
+                byte[] value = RejectedInput.scrubValue(record.value(), headers);
                 RejectedInput.describe(headers, e, e.kind().label(), metadata);
                 context.forward(new Record<>(record.key(), new Ingested.Rejected<>(value), record.timestamp(), headers));
             }

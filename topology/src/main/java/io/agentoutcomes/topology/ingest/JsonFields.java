@@ -19,7 +19,9 @@ import java.util.function.Function;
 
 /**
  * Strict reads of one JSON object's fields, each named by its path for the error message: a field of the wrong type
- * or out of range is an {@link InvalidInputException}, never a guess. Absent and {@code null} read as absent.
+ * or out of range is an {@link InvalidInputException}, never a guess. Absent and {@code null} read as absent. A number
+ * of more than {@link JsonLimits#MAX_NUMBER_DIGITS} digits before or after its point is out of range for every field,
+ * refused before any conversion could take long or wrap.
  */
 final class JsonFields {
     /** The scale money is kept at: pico-dollars, as the Avro {@code decimal(30, 12)} fields. */
@@ -136,7 +138,12 @@ final class JsonFields {
         if (seconds.signum() < 0) {
             throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + seconds.toPlainString() + ": must not be negative");
         }
-        return seconds.movePointRight(3).setScale(0, RoundingMode.CEILING).longValue();
+        BigDecimal millis = seconds.movePointRight(3).setScale(0, RoundingMode.CEILING);
+        if (millis.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": too large (at most "
+                    + Long.MAX_VALUE / 1000 + " seconds)");
+        }
+        return millis.longValueExact();
     }
 
     /** A 0..1 fraction. */
@@ -262,6 +269,15 @@ final class JsonFields {
         }
         if ((value.isDouble() || value.isFloat()) && !Double.isFinite(value.doubleValue())) {
             throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": not a finite number");
+        }
+        BigDecimal decimal = value.decimalValue();
+        if (decimal.precision() - decimal.scale() > JsonLimits.MAX_NUMBER_DIGITS) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": out of range (at most "
+                    + JsonLimits.MAX_NUMBER_DIGITS + " digits before the decimal point)");
+        }
+        if (decimal.scale() > JsonLimits.MAX_NUMBER_DIGITS && decimal.stripTrailingZeros().scale() > JsonLimits.MAX_NUMBER_DIGITS) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": out of range (at most "
+                    + JsonLimits.MAX_NUMBER_DIGITS + " digits after the decimal point)");
         }
         return value;
     }

@@ -52,6 +52,9 @@ public final class RawHeaderRedactor {
      */
     public static Optional<byte[]> scrubJson(byte[] json) {
         JsonNode root;
+        if (json != null && json.length > JsonLimits.MAX_DOCUMENT_BYTES) {
+            return Optional.empty();
+        }
         try {
             root = json == null ? null : AgentResultNormalizer.JSON.readTree(json);
         } catch (IOException | RuntimeException notJson) {

@@ -1,14 +1,19 @@
 package io.agentoutcomes.topology.ingest;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
- * The headers a record on {@code rejected-input} carries besides its own. The {@code __streams.errors.*} names are
- * those Kafka Streams gives its dead-letter records (undecodable Avro lands there too), so every rejected record
- * reads the same way; {@value #REASON} adds a short kind for counting and {@value #REDACTED} marks a value whose
- * credential headers were removed.
+ * What a JSON record on {@code rejected-input} carries: its value and its own headers with credentials replaced by
+ * {@value CredentialScrubber#REDACTED} ({@link CredentialScrubber}) and header values cut at
+ * {@value #MAX_HEADER_BYTES} bytes, plus headers saying why. The {@code __streams.errors.*} names are those Kafka
+ * Streams gives its dead-letter records (undecodable Avro lands there too), so every rejected record reads the same
+ * way; {@value #REASON} adds a short kind for counting and {@value #REDACTED} marks a record whose value or headers
+ * had credentials replaced.
  */
 public final class RejectedInput {
     public static final String EXCEPTION = "__streams.errors.exception";
@@ -18,13 +23,58 @@ public final class RejectedInput {
     public static final String OFFSET = "__streams.errors.offset";
     public static final String REASON = "rejected.reason";
     public static final String REDACTED = "rejected.redacted";
+    /** Longer header values are cut there, ending with a note of their full length. */
+    public static final int MAX_HEADER_BYTES = 1024;
 
     private RejectedInput() {
     }
 
+    /** The record's headers as rejected-input gets them: credentials replaced, long values cut. */
+    static Headers copyHeaders(Headers input) {
+        Headers copy = new RecordHeaders();
+        boolean redacted = false;
+        for (Header header : input) {
+            byte[] value = header.value();
+            if (value != null) {
+                String text = new String(value, StandardCharsets.UTF_8);
+                String scrubbed = CredentialScrubber.isCredentialName(header.key()) ? CredentialScrubber.REDACTED
+                        : CredentialScrubber.scrub(text);
+                if (!scrubbed.equals(text)) {
+                    redacted = true;
+                    value = scrubbed.getBytes(StandardCharsets.UTF_8);
+                }
+                value = bounded(value);
+            }
+            copy.add(header.key(), value);
+        }
+        if (redacted) {
+            add(copy, REDACTED, "true");
+        }
+        return copy;
+    }
+
+    /**
+     * The value as rejected-input gets it: provider headers that are not kept removed from JSON that parses
+     * ({@link RawHeaderRedactor#scrubJson}), then credential-like text replaced in whatever is left, parseable or
+     * not; the bytes as they came when there was nothing to replace.
+     */
+    static byte[] scrubValue(byte[] value, Headers headers) {
+        if (value == null) {
+            return null;
+        }
+        byte[] withoutRawHeaders = RawHeaderRedactor.scrubJson(value).orElse(value);
+        String text = new String(withoutRawHeaders, StandardCharsets.UTF_8);
+        String scrubbed = CredentialScrubber.scrub(text);
+        if (withoutRawHeaders == value && scrubbed.equals(text)) {
+            return value;
+        }
+        add(headers, REDACTED, "true");
+        return scrubbed.getBytes(StandardCharsets.UTF_8);
+    }
+
     static void describe(Headers headers, Exception error, String reason, RecordMetadata source) {
         add(headers, EXCEPTION, error.getClass().getName());
-        add(headers, MESSAGE, String.valueOf(error.getMessage()));
+        add(headers, MESSAGE, CredentialScrubber.scrub(String.valueOf(error.getMessage())));
         add(headers, REASON, reason);
         add(headers, TOPIC, source.topic());
         add(headers, PARTITION, String.valueOf(source.partition()));
@@ -33,6 +83,16 @@ public final class RejectedInput {
 
     static void add(Headers headers, String name, String value) {
         headers.remove(name);
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+        headers.add(name, bounded(value.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static byte[] bounded(byte[] value) {
+        if (value.length <= MAX_HEADER_BYTES) {
+            return value;
+        }
+        byte[] note = ("…[truncated: " + value.length + " bytes]").getBytes(StandardCharsets.UTF_8);
+        byte[] cut = Arrays.copyOf(value, MAX_HEADER_BYTES + note.length);
+        System.arraycopy(note, 0, cut, MAX_HEADER_BYTES, note.length);
+        return cut;
     }
 }

@@ -6,12 +6,15 @@ import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.Topics;
 import java.time.Instant;
+import java.util.Objects;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
@@ -21,10 +24,14 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  * {@link ReplayState}) in the queryable store {@value #STORE}, and publishes every change to the compacted
  * {@code replay-state} topic. Events are keyed by job, so a job's events and state live in one partition. Each state is
  * kept within {@link ReplayLimits} by {@link ReplayBounds}.
+ * Beside it, the index {@value #RECENT_STORE} holds one entry per job keyed by {@link #recentKey}, so listing the
+ * most recently updated jobs reads as many entries as it lists, not every job.
  */
 public final class ReplayTopology {
     /** The store the HTTP queries read. */
     public static final String STORE = "job-replay-state";
+    /** The recent-jobs index: {@link #recentKey} to job id, newest update first in key order. */
+    public static final String RECENT_STORE = "job-replay-recent";
 
     private ReplayTopology() {
     }
@@ -32,16 +39,33 @@ public final class ReplayTopology {
     public static void build(StreamsBuilder builder, Topics topics, Intake intake, ReplayLimits limits) {
         builder.addStateStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(STORE),
                 Serdes.String(), AvroSerde.specific(JobReplayState.class).configured(topics.serdeConfig, false)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECENT_STORE),
+                Serdes.String(), Serdes.String()));
         intake.nodeFinished()
-                .processValues(() -> new Fold(limits), Named.as("replay-fold"), STORE)
+                .processValues(() -> new Fold(limits), Named.as("replay-fold"), STORE, RECENT_STORE)
                 .to(topics.replayState.name(), topics.replayState.produced().withName("write-replay-state"));
     }
 
-    /** Applies each event to its job's state and forwards the new state. */
+    /**
+     * The index key of a job: its update time subtracted from {@code Long.MAX_VALUE}, zero-padded, then the job id,
+     * so that string order is newest first, then by job id.
+     */
+    public static String recentKey(Instant updatedAt, String jobId) {
+        long millis = updatedAt == null ? 0 : Math.max(0, updatedAt.toEpochMilli());
+        return String.format("%019d|%s", Long.MAX_VALUE - millis, jobId);
+    }
+
+    public static String jobIdOfRecentKey(String recentKey) {
+        return recentKey.substring(20);
+    }
+
+    /** Applies each event to its job's state, forwards the new state and keeps the job's index entry current. */
     private static final class Fold implements FixedKeyProcessor<String, NodeFinished, JobReplayState> {
         private final ReplayLimits limits;
         private FixedKeyProcessorContext<String, JobReplayState> context;
         private TimestampedKeyValueStore<String, JobReplayState> states;
+        private KeyValueStore<String, String> recent;
+        private boolean indexChecked;
 
         Fold(ReplayLimits limits) {
             this.limits = limits;
@@ -51,6 +75,7 @@ public final class ReplayTopology {
         public void init(FixedKeyProcessorContext<String, JobReplayState> context) {
             this.context = context;
             this.states = context.getStateStore(STORE);
+            this.recent = context.getStateStore(RECENT_STORE);
         }
 
         @Override
@@ -59,6 +84,7 @@ public final class ReplayTopology {
             if (event == null) {
                 return;
             }
+            indexExistingStates();
             String jobId = event.getJobId();
             ValueAndTimestamp<JobReplayState> existing = states.get(jobId);
             JobReplayState before = existing == null ? ReplayState.empty(jobId) : existing.value();
@@ -69,7 +95,32 @@ public final class ReplayTopology {
             // A job too large even with its payloads summarized throws: the event goes to rejected-input with the reason.
             after = ReplayBounds.fit(after, limits);
             states.put(jobId, ValueAndTimestamp.make(after, record.timestamp()));
+            if (existing == null || !Objects.equals(before.getUpdatedAt(), after.getUpdatedAt())) {
+                if (existing != null) {
+                    recent.delete(recentKey(before.getUpdatedAt(), jobId));
+                }
+                recent.put(recentKey(after.getUpdatedAt(), jobId), jobId);
+            }
             context.forward(record.withValue(after));
+        }
+
+        /**
+         * States kept before the index existed get their entries once, at the first event after an upgrade (a
+         * record is being processed then, which the index's changelog needs).
+         */
+        private void indexExistingStates() {
+            if (indexChecked) {
+                return;
+            }
+            indexChecked = true;
+            try (KeyValueIterator<String, String> entries = recent.all()) {
+                if (entries.hasNext()) {
+                    return;
+                }
+            }
+            try (KeyValueIterator<String, ValueAndTimestamp<JobReplayState>> all = states.all()) {
+                all.forEachRemaining(entry -> recent.put(recentKey(entry.value.value().getUpdatedAt(), entry.key), entry.key));
+            }
         }
     }
 }

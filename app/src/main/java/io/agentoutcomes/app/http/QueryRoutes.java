@@ -1,0 +1,222 @@
+package io.agentoutcomes.app.http;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The query side of the HTTP API: jobs, analytics and the pages, each answered completely or with 503 and
+ * {@code Retry-After} ({@link QueryUnavailable}); a bad request is 400 with its reason.
+ */
+final class QueryRoutes {
+    /** Jobs per page of {@code GET /jobs} and {@code /ui/jobs} unless asked otherwise, and the most one may ask for. */
+    static final int DEFAULT_JOBS = 100;
+    static final int MAX_JOBS = 500;
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String JSON_TYPE = "application/json";
+    private static final String HTML_TYPE = "text/html; charset=utf-8";
+
+    private final JobQueries jobs;
+    private final AnalyticsQueries analytics;
+
+    QueryRoutes(JobQueries jobs, AnalyticsQueries analytics) {
+        this.jobs = jobs;
+        this.analytics = analytics;
+    }
+
+    /** Answers a GET or HEAD request for any path but health and metrics. */
+    void answer(HttpExchange exchange) throws IOException {
+        List<String> path = HttpResponses.segments(exchange);
+        Map<String, String> query = HttpResponses.query(exchange);
+        boolean forwarded = Boolean.parseBoolean(query.get(JobQueries.FORWARDED));
+        boolean page = path.isEmpty() || path.get(0).equals("ui");
+        try {
+            if (path.equals(List.of("analytics"))) {
+                analytics(exchange, query);
+            } else if (path.equals(List.of("analytics", "export"))) {
+                bytes(exchange, analytics.export(windowSize(query.getOrDefault("window", "1h"))));
+            } else if (path.equals(List.of("jobs"))) {
+                jobList(exchange, query);
+            } else if (path.equals(List.of("jobs", "export"))) {
+                bytes(exchange, jobs.exportRecentJobs(limit(query), after(query)));
+            } else if (path.size() == 2 && path.get(0).equals("jobs")) {
+                job(exchange, path.get(1), false, forwarded);
+            } else if (path.size() == 3 && path.get(0).equals("jobs") && path.get(2).equals("completed")) {
+                job(exchange, path.get(1), true, forwarded);
+            } else if (path.isEmpty()) {
+                html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, AnalyticsQueries.By.MODEL),
+                        analytics.series(WindowSize.TOTAL, AnalyticsQueries.By.AGENT), jobs.recentJobs(10, null).jobs()));
+            } else if (path.equals(List.of("ui", "jobs"))) {
+                html(exchange, 200, TimelinePage.jobs(jobs.recentJobs(DEFAULT_JOBS, null).jobs()));
+            } else if (path.size() == 3 && path.get(0).equals("ui") && path.get(1).equals("jobs")) {
+                jobPage(exchange, path.get(2), forwarded);
+            } else {
+                json(exchange, 404, error("not found", exchange.getRequestURI().getPath()));
+            }
+        } catch (QueryUnavailable e) {
+            if (page) {
+                exchange.getResponseHeaders().set("Retry-After", "1");
+                html(exchange, 503, "<!DOCTYPE html><p>Not available right now: " + TimelinePage.escape(e.getMessage())
+                        + ". Reload in a second.</p>");
+            } else {
+                unavailable(exchange, e.getMessage());
+            }
+        }
+    }
+
+    /** {@code GET /jobs?limit=&after=}: a page of the most recently updated jobs, and the cursor of the next. */
+    private void jobList(HttpExchange exchange, Map<String, String> query) throws IOException {
+        JobQueries.Page page = jobs.recentJobs(limit(query), after(query));
+        ObjectNode body = JSON.createObjectNode();
+        ArrayNode list = body.putArray("jobs");
+        page.jobs().forEach(job -> list.add(summary(job)));
+        json(exchange, 200, body.put("next", page.next()));
+    }
+
+    private static int limit(Map<String, String> query) {
+        String text = query.get("limit");
+        if (text == null) {
+            return DEFAULT_JOBS;
+        }
+        try {
+            int limit = Integer.parseInt(text.trim());
+            if (limit >= 1 && limit <= MAX_JOBS) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // answered below
+        }
+        throw new HttpResponses.BadRequest("limit must be a whole number from 1 to " + MAX_JOBS + "; got " + text);
+    }
+
+    private static String after(Map<String, String> query) {
+        String after = query.get("after");
+        if (after != null && !JobQueries.isCursor(after)) {
+            throw new HttpResponses.BadRequest("after must be the 'next' value of a previous page; got " + after);
+        }
+        return after;
+    }
+
+    private void job(HttpExchange exchange, String jobId, boolean completedOnly, boolean forwarded) throws IOException {
+        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded);
+        if (answer instanceof JobQueries.Found found) {
+            json(exchange, 200, completedOnly ? completed(found.state()) : (ObjectNode) AvroJson.toJson(found.state()));
+        } else if (answer instanceof JobQueries.NotFound notFound) {
+            json(exchange, 404, error("job not found", notFound.jobId()));
+        } else if (answer instanceof JobQueries.Relayed relayed) {
+            retryAfterOn503(exchange, relayed.status());
+            HttpResponses.send(exchange, relayed.status(), JSON_TYPE, relayed.body());
+        } else {
+            unavailable(exchange, ((JobQueries.Unavailable) answer).reason());
+        }
+    }
+
+    private void jobPage(HttpExchange exchange, String jobId, boolean forwarded) throws IOException {
+        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded);
+        if (answer instanceof JobQueries.Found found) {
+            html(exchange, 200, TimelinePage.job(found.state()));
+        } else if (answer instanceof JobQueries.Relayed relayed) {
+            retryAfterOn503(exchange, relayed.status());
+            html(exchange, relayed.status(), relayed.body());
+        } else if (answer instanceof JobQueries.NotFound) {
+            html(exchange, 404, "<!DOCTYPE html><p>No job " + TimelinePage.escape(jobId)
+                    + ". <a href=\"/ui/jobs\">All jobs</a></p>");
+        } else {
+            exchange.getResponseHeaders().set("Retry-After", "1");
+            html(exchange, 503, "<!DOCTYPE html><p>Partitions are being reassigned between instances; "
+                    + "reload in a second.</p>");
+        }
+    }
+
+    /** {@code GET /analytics?window=1m|1h|total&by=agent|model|provider}. */
+    private void analytics(HttpExchange exchange, Map<String, String> query) throws IOException {
+        String window = query.getOrDefault("window", "1h");
+        String by = query.getOrDefault("by", "agent");
+        AnalyticsQueries.By dimension;
+        WindowSize size;
+        try {
+            size = WindowSize.of(window);
+            dimension = AnalyticsQueries.By.valueOf(by.toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new HttpResponses.BadRequest("window must be 1m, 1h or total and by agent, model or provider; got window="
+                    + window + ", by=" + by);
+        }
+        ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", by.toLowerCase(Locale.ROOT));
+        ArrayNode series = body.putArray("series");
+        for (AnalyticsQueries.Series group : analytics.series(size, dimension)) {
+            ObjectNode entry = series.addObject().put("name", group.name());
+            ArrayNode points = entry.putArray("points");
+            for (AgentMetrics point : group.points()) {
+                ObjectNode json = (ObjectNode) AvroJson.toJson(point);
+                json.remove(List.of("durationSketch", "agentId", "model", "provider"));
+                points.add(json);
+            }
+        }
+        json(exchange, 200, body);
+    }
+
+    private static WindowSize windowSize(String label) {
+        try {
+            return WindowSize.of(label);
+        } catch (IllegalArgumentException e) {
+            throw new HttpResponses.BadRequest("window must be 1m, 1h or total; got " + label);
+        }
+    }
+
+    private static ObjectNode completed(JobReplayState state) {
+        ObjectNode body = JSON.createObjectNode().put("jobId", state.getJobId());
+        ArrayNode completed = body.putArray("completedNodeIds");
+        state.getCompletedNodeIds().forEach(completed::add);
+        return body.put("cursorNode", state.getCursorNode());
+    }
+
+    private static ObjectNode summary(JobReplayState job) {
+        return JSON.createObjectNode().put("jobId", job.getJobId()).put("status", job.getStatus().name())
+                .put("completed", job.getCompletedNodeIds().size()).put("nodes", job.getNodes().size())
+                .put("updatedAt", job.getUpdatedAt() == null ? null : job.getUpdatedAt().toString());
+    }
+
+    private static void retryAfterOn503(HttpExchange exchange, int status) {
+        if (status == 503) {
+            exchange.getResponseHeaders().set("Retry-After", "1");
+        }
+    }
+
+    static void unavailable(HttpExchange exchange, String reason) throws IOException {
+        exchange.getResponseHeaders().set("Retry-After", "1");
+        json(exchange, 503, error("unavailable", reason).put("retryAfterSeconds", 1)
+                .put("advice", "partitions are being assigned or restored; retry the same request shortly"));
+    }
+
+    static ObjectNode error(String error, String detail) {
+        return JSON.createObjectNode().put("error", error).put("detail", detail);
+    }
+
+    static void json(HttpExchange exchange, int status, ObjectNode body) throws IOException {
+        HttpResponses.send(exchange, status, JSON_TYPE, body.toString());
+    }
+
+    private static void html(HttpExchange exchange, int status, String body) throws IOException {
+        HttpResponses.send(exchange, status, HTML_TYPE, body);
+    }
+
+    private static void bytes(HttpExchange exchange, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/octet-stream");
+        exchange.sendResponseHeaders(200, body.length == 0 ? -1 : body.length);
+        if (body.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+        exchange.close();
+    }
+}

@@ -1,0 +1,191 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Queries on a real broker answer completely or say they cannot: the job list is paged newest first across two
+ * instances, and analytics right after a restart (partitions assigned, stores restored) is 503, never empty.
+ */
+class QueryAvailabilityTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
+    private static KafkaTestCluster kafka;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @TempDir
+    Path dirA;
+
+    @TempDir
+    Path dirB;
+
+    @BeforeAll
+    static void startKafka() throws Exception {
+        kafka = KafkaTestCluster.start();
+    }
+
+    @AfterAll
+    static void stopKafka() throws Exception {
+        kafka.close();
+    }
+
+    private static AppConfig config(String prefix, Path dataDir) {
+        return ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.APPLICATION_ID, prefix + "app",
+                ConfigLoader.TOPIC_PREFIX, prefix,
+                ConfigLoader.TOPIC_PARTITIONS, "4",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
+                "analytics.flush.interval.ms", "200"));
+    }
+
+    @Test
+    void theJobListIsPagedNewestFirstAcrossInstances() throws Exception {
+        String prefix = "pages-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        try (AgentOutcomesService a = AgentOutcomesService.start(config(prefix, dirA));
+             AgentOutcomesService b = AgentOutcomesService.start(config(prefix, dirB))) {
+            publishJobs(a, prefix, 12);
+            awaitOk(b, "/jobs?limit=12", body -> body.get("jobs").size() == 12);
+
+            JsonNode first = JSON.readTree(awaitOk(b, "/jobs?limit=5", body -> true));
+            assertThat(ids(first)).containsExactly("job-11", "job-10", "job-9", "job-8", "job-7");
+            assertThat(first.get("jobs").get(0).toString()).isEqualTo("{\"jobId\":\"job-11\",\"status\":\"RUNNING\","
+                    + "\"completed\":1,\"nodes\":1,\"updatedAt\":\"2026-03-01T12:00:11Z\"}");
+            String next = first.get("next").asText();
+            assertThat(next).isEqualTo(String.format("%019d|job-7", Long.MAX_VALUE - T.plusSeconds(7).toEpochMilli()));
+            JsonNode second = JSON.readTree(awaitOk(a, "/jobs?limit=5&after=" + URLEncoder.encode(next, StandardCharsets.UTF_8),
+                    body -> true));
+            assertThat(ids(second)).containsExactly("job-6", "job-5", "job-4", "job-3", "job-2");
+            JsonNode last = JSON.readTree(awaitOk(b, "/jobs?limit=5&after="
+                    + URLEncoder.encode(second.get("next").asText(), StandardCharsets.UTF_8), body -> true));
+            assertThat(ids(last)).containsExactly("job-1", "job-0");
+            assertThat(last.get("next").isNull()).isTrue();
+        }
+    }
+
+    @Test
+    void analyticsRightAfterARestartIsCompleteOr503NeverEmpty() throws Exception {
+        String prefix = "restart-" + UUID.randomUUID().toString().substring(0, 8) + ".";
+        String path = "/analytics?window=total&by=agent";
+        String before;
+        try (AgentOutcomesService service = AgentOutcomesService.start(config(prefix, dirA))) {
+            publishResults(service, prefix, 40);
+            before = awaitOk(service, path, body -> body.toString().contains("\"attempts\":40"));
+        }
+
+        // A fresh state directory: the analytics store is restored from its changelog before it can answer.
+        try (AgentOutcomesService restarted = AgentOutcomesService.start(config(prefix, dirB))) {
+            List<Integer> statuses = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+            HttpResponse<String> answer = get(restarted, path);
+            while (answer.statusCode() != 200 && System.nanoTime() < deadline) {
+                statuses.add(answer.statusCode());
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(503);
+                assertThat(answer.headers().firstValue("Retry-After")).hasValue("1");
+                assertThat(JSON.readTree(answer.body()).get("error").asText()).isEqualTo("unavailable");
+                assertThat(get(restarted, "/health/live").statusCode()).isEqualTo(200);
+                Thread.sleep(20);
+                answer = get(restarted, path);
+            }
+            assertThat(answer.body()).isEqualTo(before);
+            assertThat(statuses).as("answers before the first 200").isNotEmpty();
+            assertThat(get(restarted, "/health/ready").statusCode()).isEqualTo(200);
+        }
+    }
+
+    private static List<String> ids(JsonNode page) {
+        List<String> ids = new ArrayList<>();
+        page.get("jobs").forEach(job -> ids.add(job.get("jobId").asText()));
+        return ids;
+    }
+
+    private static void publishJobs(AgentOutcomesService service, String prefix, int jobs) throws Exception {
+        Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), new StringSerializer(),
+                AvroSerde.specific(NodeFinished.class).configured(serde, false).serializer())) {
+            for (int job = 0; job < jobs; job++) {
+                NodeFinished event = NodeFinished.newBuilder().setJobId("job-" + job).setNodeId("n0").setStepIndex(0)
+                        .setAttempt(0).setResultType(StepResultType.SUCCESS).setTimestamp(T.plusSeconds(job)).build();
+                producer.send(new ProducerRecord<>(prefix + "node-finished", null, T.plusSeconds(job).toEpochMilli(),
+                        "job-" + job, event)).get();
+            }
+        }
+    }
+
+    private static void publishResults(AgentOutcomesService service, String prefix, int results) throws Exception {
+        Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers()), new StringSerializer(),
+                AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
+            for (int i = 0; i < results; i++) {
+                AgentResult result = AgentResult.newBuilder().setResultId("r-" + i).setAgentId("agent-0")
+                        .setTaskId("task-" + i).setExecution(ExecutionMetadata.newBuilder().setModel("m").setProvider("p")
+                                .setUsage(Usage.newBuilder().setInputTokens(10L).setOutputTokens(1L).build()).build())
+                        .setOutcome(Success.newBuilder().build()).build();
+                producer.send(new ProducerRecord<>(prefix + "agent-results", null, T.plusSeconds(i).toEpochMilli(),
+                        result.getTaskId(), result)).get();
+            }
+        }
+    }
+
+    private interface BodyCheck {
+        boolean done(JsonNode body);
+    }
+
+    /** The body of the first 200 answer that passes the check; 503 answers (rebalancing) are waited out. */
+    private String awaitOk(AgentOutcomesService service, String path, BodyCheck check) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        HttpResponse<String> last = null;
+        while (System.nanoTime() < deadline) {
+            last = get(service, path);
+            if (last.statusCode() == 200 && check.done(JSON.readTree(last.body()))) {
+                return last.body();
+            }
+            assertThat(last.statusCode()).as(last.body()).isIn(200, 503);
+            Thread.sleep(100);
+        }
+        throw new AssertionError("no answer for " + path + "; last " + (last == null ? null : last.statusCode() + " " + last.body()));
+    }
+
+    private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+}
