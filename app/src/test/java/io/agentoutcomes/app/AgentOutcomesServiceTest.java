@@ -292,6 +292,42 @@ class AgentOutcomesServiceTest {
     }
 
     @Test
+    void anUndecodableRecordCarryingCredentialsIsRejectedWithoutThem() throws Exception {
+        AppConfig config = config("secret");
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            byte[] value = ("\1 raw_headers Authorization: Bearer sk-live-0123456789abcdef").getBytes(StandardCharsets.UTF_8);
+            ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(config.topicPrefix() + "agent-results",
+                    "task-1".getBytes(), value);
+            record.headers().add("Authorization", "Bearer sk-live-0123456789abcdef".getBytes(StandardCharsets.UTF_8));
+            record.headers().add("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01".getBytes());
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(producerConfig(),
+                    new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.send(record).get();
+            }
+
+            ConsumerRecord<byte[], byte[]> rejected = readAll(config.topicPrefix() + "rejected-input", 1,
+                    new ByteArrayDeserializer()).get(0);
+
+            assertThat(rejected.value()).isNull();
+            Map<String, String> headers = new HashMap<>();
+            StringBuilder everything = new StringBuilder();
+            for (Header header : rejected.headers()) {
+                String text = header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+                headers.put(header.key(), text);
+                everything.append(header.key()).append('=').append(text).append('\n');
+            }
+            assertThat(everything.toString()).doesNotContain("sk-live");
+            assertThat(headers).containsEntry("Authorization", "[redacted]")
+                    .containsEntry("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")
+                    .containsEntry("rejected.value.dropped.bytes", String.valueOf(value.length))
+                    .containsEntry("rejected.redacted", "true")
+                    .containsEntry("__streams.errors.topic", config.topicPrefix() + "agent-results");
+            assertThat(headers.get("__streams.errors.stacktrace").getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(1100);
+        }
+    }
+
+    @Test
     void jsonOfEveryDialectComesOutAsCanonicalAvroReadThroughTheRegistry() throws Exception {
         AppConfig config = config("ingest");
         String prefix = config.topicPrefix();

@@ -22,6 +22,7 @@ public final class RejectingDeserializationHandler extends LogAndContinueExcepti
                     + "read again ({})", record.topic(), record.partition(), record.offset(), exception.getMessage());
             return Response.fail();
         }
-        return super.handleError(context, record, exception);
+        Response response = super.handleError(context, record, exception);
+        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords()));
     }
 }

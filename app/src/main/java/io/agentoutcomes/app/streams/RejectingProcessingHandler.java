@@ -22,6 +22,7 @@ public final class RejectingProcessingHandler extends LogAndContinueProcessingEx
                     context.processorNodeId(), context.topic(), context.partition(), context.offset(), exception.getMessage());
             return Response.fail();
         }
-        return super.handleError(context, record, exception);
+        Response response = super.handleError(context, record, exception);
+        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords()));
     }
 }

@@ -50,7 +50,7 @@ public final class RejectingProductionHandler extends DefaultProductionException
     }
 
     private java.util.List<ProducerRecord<byte[], byte[]>> rejected(ErrorHandlerContext context, Exception exception) {
-        return ExceptionHandlerUtils.maybeBuildDeadLetterQueueRecords(rejectedTopic, context.sourceRawKey(),
-                context.sourceRawValue(), context, exception);
+        return ScrubbedRejections.of(ExceptionHandlerUtils.maybeBuildDeadLetterQueueRecords(rejectedTopic,
+                context.sourceRawKey(), context.sourceRawValue(), context, exception));
     }
 }

@@ -30,7 +30,7 @@ public final class RejectedInput {
     }
 
     /** The record's headers as rejected-input gets them: credentials replaced, long values cut. */
-    static Headers copyHeaders(Headers input) {
+    public static Headers copyHeaders(Headers input) {
         Headers copy = new RecordHeaders();
         boolean redacted = false;
         for (Header header : input) {
