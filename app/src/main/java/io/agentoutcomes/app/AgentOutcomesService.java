@@ -15,6 +15,7 @@ import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
@@ -118,7 +119,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), config.replayLimits(),
-                streamsProperties);
+                config.inputLimits(), streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);
@@ -198,6 +199,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProcessingHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProductionHandler.class);
+        // The handlers keep no rejected value longer than the input limit (see ScrubbedRejections).
+        props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
         if (config.replicationFactor() > 0) {
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());

@@ -328,6 +328,43 @@ class AgentOutcomesServiceTest {
     }
 
     @Test
+    void anAvroRecordLongerThanTheInputLimitIsRejectedWithoutItsBytesAndTheNextIsProcessed() throws Exception {
+        AppConfig config = config("large", Map.of("input.max.record.bytes", "4096"));
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+            AgentResult large = AgentResult.newBuilder().setResultId("r-large").setAgentId("agent-1").setTaskId("task-1")
+                    .setDialect(Dialect.VAT_ENVELOPE).setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
+                            .setCode("llm-refusal").setMessage("m".repeat(10_000)).build()).build()).build();
+            AgentResult small = AgentResult.newBuilder(large).setResultId("r-small").setTaskId("task-2")
+                    .setOutcome(Success.newBuilder().build()).build();
+            byte[] largeBytes;
+            try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
+                largeBytes = AvroSerde.specific(AgentResult.class).configured(serde, false).serializer()
+                        .serialize(config.topicPrefix() + "agent-results", large);
+                producer.send(new ProducerRecord<>(config.topicPrefix() + "agent-results", "task-1", large)).get();
+                producer.send(new ProducerRecord<>(config.topicPrefix() + "agent-results", "task-2", small)).get();
+            }
+
+            ConsumerRecord<byte[], byte[]> rejected = readAll(config.topicPrefix() + "rejected-input", 1,
+                    new ByteArrayDeserializer()).get(0);
+            assertThat(rejected.value()).isNull();
+            Map<String, String> headers = new HashMap<>();
+            for (Header header : rejected.headers()) {
+                headers.put(header.key(), header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8));
+            }
+            assertThat(headers).containsEntry("rejected.value.dropped.bytes", String.valueOf(largeBytes.length))
+                    .containsEntry("__streams.errors.exception", "io.agentoutcomes.topology.BoundedDeserializer$TooLargeException");
+            assertThat(headers.get("__streams.errors.message")).isEqualTo("too-large: a value of " + largeBytes.length
+                    + " bytes on " + config.topicPrefix() + "agent-results is longer than input.max.record.bytes 4096");
+            assertThat(readAll(config.topicPrefix() + "outcomes-classified", 1,
+                    AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer())
+                    .get(0).value().getResultId()).isEqualTo("r-small");
+        }
+    }
+
+    @Test
     void jsonOfEveryDialectComesOutAsCanonicalAvroReadThroughTheRegistry() throws Exception {
         AppConfig config = config("ingest");
         String prefix = config.topicPrefix();

@@ -44,15 +44,15 @@ public final class AgentOutcomesTopology {
 
     /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings. */
     public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, Properties streamsConfig) {
-        return build(topics, policy, analytics, ReplayLimits.defaults(), streamsConfig);
+        return build(topics, policy, analytics, ReplayLimits.defaults(), InputLimits.defaults(), streamsConfig);
     }
 
-    /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings and replay state limits. */
+    /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings, replay state and input limits. */
     public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, ReplayLimits replayLimits,
-                                 Properties streamsConfig) {
+                                 InputLimits inputLimits, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
-        IngestTopology.build(builder, topics);
-        Intake intake = Intake.build(builder, topics);
+        IngestTopology.build(builder, topics, inputLimits);
+        Intake intake = Intake.build(builder, topics, inputLimits);
         KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
         ReplayTopology.build(builder, topics, intake, replayLimits);

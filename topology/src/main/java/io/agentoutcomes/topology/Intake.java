@@ -9,6 +9,7 @@ import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
@@ -29,14 +30,19 @@ public record Intake(
         KStream<String, NodeFinished> nodeFinished,
         KStream<String, ContinuationEvaluated> continuationEvents) {
 
-    /** Adds the input streams to the builder. */
-    public static Intake build(StreamsBuilder builder, Topics topics) {
+    /** Adds the input streams to the builder; values longer than the limit are refused before decoding. */
+    public static Intake build(StreamsBuilder builder, Topics topics, InputLimits limits) {
         return new Intake(
-                keyedBy(builder.stream(topics.agentResults.name(), topics.agentResults.consumed()), AgentResult::getTaskId,
-                        topics.agentResults, Topics.AGENT_RESULTS),
-                keyedBy(builder.stream(topics.nodeFinished.name(), topics.nodeFinished.consumed()), NodeFinished::getJobId,
-                        topics.nodeFinished, Topics.NODE_FINISHED),
-                builder.stream(topics.continuationEvents.name(), topics.continuationEvents.consumed()));
+                keyedBy(builder.stream(topics.agentResults.name(), bounded(topics.agentResults, limits)),
+                        AgentResult::getTaskId, topics.agentResults, Topics.AGENT_RESULTS),
+                keyedBy(builder.stream(topics.nodeFinished.name(), bounded(topics.nodeFinished, limits)),
+                        NodeFinished::getJobId, topics.nodeFinished, Topics.NODE_FINISHED),
+                builder.stream(topics.continuationEvents.name(), bounded(topics.continuationEvents, limits)));
+    }
+
+    private static <V> Consumed<String, V> bounded(Topics.Topic<String, V> topic, InputLimits limits) {
+        return Consumed.with(topic.keySerde(), Serdes.serdeFrom(topic.valueSerde().serializer(),
+                new BoundedDeserializer<>(topic.valueSerde().deserializer(), limits.maxRecordBytes())));
     }
 
     /** The stream with every record keyed by {@code keyOf} of its value, re-keying through a repartition topic where not. */

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
@@ -29,6 +30,7 @@ import java.util.regex.Pattern;
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
+ * @param inputLimits          how large one input record may be
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -48,6 +50,7 @@ public record AppConfig(
         RetryPolicy retryPolicy,
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,
+        InputLimits inputLimits,
         Map<String, String> kafka) {
 
     private static final Pattern SECRET = Pattern.compile(

@@ -92,7 +92,7 @@ public final class ConfigLoader {
         return new AppConfig(bootstrap, registry, applicationId, prefix, partitions, (short) replication, dataDir,
                 httpHost, httpPort, advertisedHost, kafkaPort, registryPort, registryMaxRequest,
                 PolicyConfig.parse(policySettings), PolicyConfig.analytics(policySettings), PolicyConfig.replay(policySettings),
-                kafka);
+                PolicyConfig.input(policySettings), kafka);
     }
 
     private static String localHostName() {

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
@@ -38,7 +39,7 @@ import java.util.stream.Collectors;
  * </pre>
  */
 public final class PolicyConfig {
-    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.", "analytics.", "replay.");
+    static final List<String> PREFIXES = List.of("policy.", "backoff.", "retry.", "analytics.", "replay.", "input.");
 
     private PolicyConfig() {
     }
@@ -102,6 +103,16 @@ public final class PolicyConfig {
                     (int) Math.min(Integer.MAX_VALUE, number(settings, "replay.max.payload.bytes", defaults.maxPayloadBytes())),
                     (int) Math.min(Integer.MAX_VALUE, number(settings, "replay.max.reason.chars", defaults.maxReasonChars())),
                     (int) Math.min(Integer.MAX_VALUE, number(settings, "replay.max.state.bytes", defaults.maxStateBytes())));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError(e.getMessage());
+        }
+    }
+
+    /** {@code input.max.record.bytes} (524288). */
+    public static InputLimits input(Map<String, String> settings) {
+        try {
+            return new InputLimits((int) Math.min(Integer.MAX_VALUE, number(settings, InputLimits.MAX_RECORD_BYTES_CONFIG,
+                    InputLimits.defaults().maxRecordBytes())));
         } catch (IllegalArgumentException e) {
             throw new ConfigLoader.ConfigError(e.getMessage());
         }
@@ -189,7 +200,7 @@ public final class PolicyConfig {
                     || key.equals("analytics.flush.interval.ms") || key.equals("analytics.grace.ms")
                     || key.equals("analytics.metrics.max.label.sets") || key.equals("analytics.enabled")
                     || key.equals("replay.max.payload.bytes") || key.equals("replay.max.reason.chars")
-                    || key.equals("replay.max.state.bytes");
+                    || key.equals("replay.max.state.bytes") || key.equals(InputLimits.MAX_RECORD_BYTES_CONFIG);
             if (!known) {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }

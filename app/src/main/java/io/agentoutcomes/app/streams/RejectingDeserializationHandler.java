@@ -14,6 +14,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class RejectingDeserializationHandler extends LogAndContinueExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RejectingDeserializationHandler.class);
+    private int maxValueBytes;
+
+    @Override
+    public void configure(java.util.Map<String, ?> configs) {
+        super.configure(configs);
+        maxValueBytes = ScrubbedRejections.maxValueBytes(configs);
+    }
 
     @Override
     public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
@@ -23,6 +30,6 @@ public final class RejectingDeserializationHandler extends LogAndContinueExcepti
             return Response.fail();
         }
         Response response = super.handleError(context, record, exception);
-        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords()));
+        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords(), maxValueBytes));
     }
 }

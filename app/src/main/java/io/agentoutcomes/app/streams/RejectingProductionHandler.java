@@ -19,12 +19,14 @@ import org.slf4j.LoggerFactory;
 public final class RejectingProductionHandler extends DefaultProductionExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RejectingProductionHandler.class);
     private String rejectedTopic;
+    private int maxValueBytes;
 
     @Override
     public void configure(Map<String, ?> configs) {
         super.configure(configs);
         Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
         rejectedTopic = topic == null ? null : topic.toString();
+        maxValueBytes = ScrubbedRejections.maxValueBytes(configs);
     }
 
     @Override
@@ -51,6 +53,6 @@ public final class RejectingProductionHandler extends DefaultProductionException
 
     private java.util.List<ProducerRecord<byte[], byte[]>> rejected(ErrorHandlerContext context, Exception exception) {
         return ScrubbedRejections.of(ExceptionHandlerUtils.maybeBuildDeadLetterQueueRecords(rejectedTopic,
-                context.sourceRawKey(), context.sourceRawValue(), context, exception));
+                context.sourceRawKey(), context.sourceRawValue(), context, exception), maxValueBytes);
     }
 }

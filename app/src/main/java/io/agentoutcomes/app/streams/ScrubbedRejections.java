@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.streams;
 
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.ingest.CredentialScrubber;
 import io.agentoutcomes.topology.ingest.RejectedInput;
 import java.nio.charset.StandardCharsets;
@@ -13,24 +14,30 @@ import org.apache.kafka.common.header.Headers;
  * credential-like dropped (it is binary, Avro, so it cannot be edited in place), keeping its length.
  */
 final class ScrubbedRejections {
-    static final String VALUE_DROPPED_BYTES = "rejected.value.dropped.bytes";
-
     private ScrubbedRejections() {
     }
 
-    static List<ProducerRecord<byte[], byte[]>> of(List<ProducerRecord<byte[], byte[]>> records) {
-        return records.stream().map(ScrubbedRejections::scrubbed).toList();
+    /** The records, each value longer than {@code maxValueBytes} or showing a credential replaced by its length. */
+    static List<ProducerRecord<byte[], byte[]>> of(List<ProducerRecord<byte[], byte[]>> records, int maxValueBytes) {
+        return records.stream().map(record -> scrubbed(record, maxValueBytes)).toList();
     }
 
-    private static ProducerRecord<byte[], byte[]> scrubbed(ProducerRecord<byte[], byte[]> record) {
+    /** The input limit the service hands its handlers through the streams configuration. */
+    static int maxValueBytes(java.util.Map<String, ?> configs) {
+        Object limit = configs.get(InputLimits.MAX_RECORD_BYTES_CONFIG);
+        return limit == null ? InputLimits.defaults().maxRecordBytes() : Integer.parseInt(limit.toString());
+    }
+
+    private static ProducerRecord<byte[], byte[]> scrubbed(ProducerRecord<byte[], byte[]> record, int maxValueBytes) {
         Headers headers = RejectedInput.copyHeaders(record.headers());
         byte[] value = record.value();
-        if (value != null) {
+        if (value != null && value.length > maxValueBytes) {
+            value = RejectedInput.dropValue(value, headers);
+        } else if (value != null) {
             String text = new String(value, StandardCharsets.ISO_8859_1);
             if (!CredentialScrubber.scrub(text).equals(text)) {
-                headers.add(VALUE_DROPPED_BYTES, String.valueOf(value.length).getBytes(StandardCharsets.UTF_8));
                 headers.add(RejectedInput.REDACTED, "true".getBytes(StandardCharsets.UTF_8));
-                value = null;
+                value = RejectedInput.dropValue(value, headers);
             }
         }
         return new ProducerRecord<>(record.topic(), record.partition(), record.timestamp(), record.key(), value, headers);

@@ -45,6 +45,8 @@ public final class ClassifyTopology {
     static final int RECENT_RESULT_IDS = 32;
     /** The rule of a retry stopped because its delay is longer than the policy allows. */
     public static final String DELAY_OUT_OF_RANGE = "delay-out-of-range";
+    /** How much of a failure's message an outcome repeats in its reason. */
+    static final int MAX_REASON_CHARS = 1000;
 
     private ClassifyTopology() {
     }
@@ -170,6 +172,15 @@ public final class ClassifyTopology {
                 + (event.getTimestamp() != null ? String.valueOf(event.getTimestamp().toEpochMilli()) : "@" + position);
     }
 
+    /**
+     * A reason as an outcome carries it: an error message is already in the envelope the outcome carries, so a copy
+     * of a long one is cut, and an outcome stays within a few hundred bytes of its input.
+     */
+    static String cut(String reason) {
+        return reason == null || reason.length() <= MAX_REASON_CHARS ? reason
+                : reason.substring(0, MAX_REASON_CHARS) + "… (cut, " + reason.length() + " characters)";
+    }
+
     /** A verdict and, for a retry, its delay. */
     private record Scheduled(Classifier.Verdict verdict, Backoff.Delay delay) {
     }
@@ -206,7 +217,7 @@ public final class ClassifyTopology {
                 .setResultType(verdict.resultType())
                 .setErrorCode(verdict.code() == null ? null : verdict.code().value())
                 .setErrorCategory(verdict.category())
-                .setReason(verdict.reason())
+                .setReason(cut(verdict.reason()))
                 .setClassifiedAt(now);
         PolicyDecision decision = verdict.decision();
         if (decision != null) {

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.ingest;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -52,19 +53,25 @@ public final class IngestTopology {
     }
 
     public static void build(StreamsBuilder builder, Topics topics) {
+        build(builder, topics, InputLimits.defaults());
+    }
+
+    /** As above; a JSON value longer than the limit is rejected ({@code too-large}) without its value. */
+    public static void build(StreamsBuilder builder, Topics topics, InputLimits limits) {
         ingest(builder, topics.agentResultsJson, topics.agentResults, topics.rejectedInput,
-                AgentResultNormalizer::normalize, AgentResult::getTaskId);
+                AgentResultNormalizer::normalize, AgentResult::getTaskId, limits);
         ingest(builder, topics.nodeFinishedJson, topics.nodeFinished, topics.rejectedInput,
-                NodeFinishedNormalizer::normalize, NodeFinished::getJobId);
+                NodeFinishedNormalizer::normalize, NodeFinished::getJobId, limits);
         ingest(builder, topics.continuationEventsJson, topics.continuationEvents, topics.rejectedInput,
-                ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId);
+                ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId, limits);
     }
 
     private static <V> void ingest(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, V> to,
-                                   Topics.Topic<byte[], byte[]> rejected, Normalizer<V> normalizer, Function<V, String> keyOf) {
+                                   Topics.Topic<byte[], byte[]> rejected, Normalizer<V> normalizer, Function<V, String> keyOf,
+                                   InputLimits limits) {
         KStream<byte[], Ingested<V>> ingested = builder
                 .stream(from.name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("read-" + from.name()))
-                .process(() -> new NormalizeProcessor<>(normalizer, keyOf), Named.as("normalize-" + from.name()));
+                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, limits.maxRecordBytes()), Named.as("normalize-" + from.name()));
         Map<String, KStream<byte[], Ingested<V>>> branches = ingested.split(Named.as("ingest-" + from.name() + "-"))
                 .branch((key, value) -> value instanceof Ingested.Normalized<V>, Branched.as("normalized"))
                 .defaultBranch(Branched.as("rejected"));
@@ -84,12 +91,14 @@ public final class IngestTopology {
     private static final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], Ingested<V>> {
         private final Normalizer<V> normalizer;
         private final Function<V, String> keyOf;
+        private final int maxBytes;
         private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
         private ProcessorContext<byte[], Ingested<V>> context;
 
-        NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf) {
+        NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, int maxBytes) {
             this.normalizer = normalizer;
             this.keyOf = keyOf;
+            this.maxBytes = maxBytes;
         }
 
         @Override
@@ -107,12 +116,17 @@ public final class IngestTopology {
                 if (record.value() == null) {
                     throw new InvalidInputException(InvalidInputException.Kind.UNPARSEABLE_JSON, "empty record (null value)");
                 }
+                if (record.value().length > maxBytes) {
+                    throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a value of "
+                            + record.value().length + " bytes is longer than " + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
+                }
                 V canonical = normalizer.normalize(record.value(), source);
                 context.forward(record.withValue(new Ingested.Normalized<>(keyOf.apply(canonical), canonical)));
             } catch (InvalidInputException e) {
                 rejectionSensor(e.kind(), metadata.topic()).record();
                 Headers headers = RejectedInput.copyHeaders(record.headers());
-                byte[] value = RejectedInput.scrubValue(record.value(), headers);
+                byte[] value = e.kind() == InvalidInputException.Kind.TOO_LARGE
+                        ? RejectedInput.dropValue(record.value(), headers) : RejectedInput.scrubValue(record.value(), headers);
                 RejectedInput.describe(headers, e, e.kind().label(), metadata);
                 context.forward(new Record<>(record.key(), new Ingested.Rejected<>(value), record.timestamp(), headers));
             }

@@ -9,7 +9,8 @@ public final class InvalidInputException extends RuntimeException {
         UNKNOWN_DIALECT("unknown-dialect"),
         MISSING_FIELD("missing-field"),
         WRONG_TYPE("wrong-type"),
-        OUT_OF_RANGE("out-of-range");
+        OUT_OF_RANGE("out-of-range"),
+        TOO_LARGE("too-large");
 
         private final String label;
 

@@ -23,6 +23,8 @@ public final class RejectedInput {
     public static final String OFFSET = "__streams.errors.offset";
     public static final String REASON = "rejected.reason";
     public static final String REDACTED = "rejected.redacted";
+    /** The length of a value not kept (too large, or holding credentials that cannot be cut out of binary). */
+    public static final String VALUE_DROPPED_BYTES = "rejected.value.dropped.bytes";
     /** Longer header values are cut there, ending with a note of their full length. */
     public static final int MAX_HEADER_BYTES = 1024;
 
@@ -70,6 +72,12 @@ public final class RejectedInput {
         }
         add(headers, REDACTED, "true");
         return scrubbed.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Nothing of a value too large to keep but its length, in the header {@value #VALUE_DROPPED_BYTES}. */
+    public static byte[] dropValue(byte[] value, Headers headers) {
+        add(headers, VALUE_DROPPED_BYTES, String.valueOf(value.length));
+        return null;
     }
 
     static void describe(Headers headers, Exception error, String reason, RecordMetadata source) {

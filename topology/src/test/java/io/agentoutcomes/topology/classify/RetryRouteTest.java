@@ -309,4 +309,16 @@ class RetryRouteTest {
         assertThat(classified.readValuesToList()).extracting(ClassifiedOutcome::getResultId)
                 .containsExactly("job-1/n1/0/RETRYABLE_FAILURE/" + T0.toEpochMilli());
     }
+
+    @Test
+    void aFailureMessageIsRepeatedInTheOutcomeReasonOnlyUpToAThousandCharacters() {
+        start(RetryPolicy.defaults());
+        String message = "m".repeat(5_000);
+        publish(AgentResult.newBuilder(failure("r-1", "llm-refusal", null)).setOutcome(Failure.newBuilder()
+                .setError(ErrorInfo.newBuilder().setCode("llm-refusal").setMessage(message).build()).build()).build());
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getReason()).isEqualTo("m".repeat(1_000) + "… (cut, 5000 characters)");
+        assertThat(((Failure) outcome.getAgentResult().getOutcome()).getError().getMessage()).isEqualTo(message);
+    }
 }

@@ -71,6 +71,21 @@ class BadInputTest {
     }
 
     @Test
+    void aValueLongerThanTheInputLimitIsRejectedAsTooLargeWithoutItsBytes() {
+        String huge = "{\"status\":\"success\",\"data\":\"" + "x".repeat(600 * 1024) + "\"}";
+        pipeline.agentResult("task-1", huge, headers("agent-id", "a-1"));
+        pipeline.agentResult("task-1", GOOD, headers("agent-id", "a-1"));
+
+        TestRecord<byte[], byte[]> record = pipeline.rejected().get(0);
+        assertThat(record.value()).isNull();
+        assertThat(headersOf(record)).containsEntry(RejectedInput.REASON, "too-large")
+                .containsEntry(RejectedInput.VALUE_DROPPED_BYTES, String.valueOf(huge.length()))
+                .containsEntry(RejectedInput.MESSAGE, "a value of " + huge.length()
+                        + " bytes is longer than input.max.record.bytes 524288");
+        assertThat(pipeline.agentResults()).extracting(r -> r.value().getResultId()).containsExactly("agent-results-json/0/1");
+    }
+
+    @Test
     void missingAgentIdIsRejectedNotGuessed() {
         pipeline.agentResult("task-1", GOOD, headers());
 
