@@ -17,6 +17,7 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +34,19 @@ import org.apache.kafka.common.serialization.Serializer;
  * {@link #clock} then sends one success per agent/model/provider far later, which closes those windows.
  */
 final class MixedLoad {
-    /** The hour the load's event times fall in: long past, so nothing else writes to its windows. */
-    static final Instant EVENT_HOUR = Instant.parse("2026-03-01T10:00:00Z");
-    /** Where the clock records are: past the end of {@link #EVENT_HOUR} plus the suite's analytics grace (1 h). */
-    static final Instant CLOCK_TIME = EVENT_HOUR.plusSeconds(3 * 3600 + 30);
+    /**
+     * The hour the load's event times fall in: two hours ago. Recent on purpose: the brokers delete records whose
+     * timestamps are older than the topics' retention (7 days) at their next retention check, read or not.
+     */
+    static final Instant EVENT_HOUR = Instant.now().truncatedTo(ChronoUnit.HOURS).minus(2, ChronoUnit.HOURS);
+    /**
+     * Where the clock records are: past the end of {@link #EVENT_HOUR} plus the suite's analytics grace (40 min), and
+     * less than the 2 hours after which the merge step forgets a 1-minute window, so every window of the load is
+     * published closed before it is forgotten.
+     */
+    static final Instant CLOCK_TIME = EVENT_HOUR.plus(105, ChronoUnit.MINUTES);
+    /** Windows starting before this are the load's; the clock's own stay open. */
+    static final Instant LOAD_WINDOWS_END = EVENT_HOUR.plus(1, ChronoUnit.HOURS);
 
     private static final String[] AGENTS = {"summarizer", "planner", "extractor"};
     private static final String[][] MODELS = {{"gpt-4o-mini", "openai"}, {"claude-haiku", "anthropic"}};

@@ -170,7 +170,7 @@ final class PipelineChecks {
             Map<String, Tally.Sums> expected = new TreeMap<>();
             tally.analytics.forEach((key, sums) -> {
                 long start = Long.parseLong(key.split("\\|")[1]);
-                if (key.startsWith(size + "|") && start < MixedLoad.CLOCK_TIME.toEpochMilli() - 3_600_000L) {
+                if (key.startsWith(size + "|") && start < MixedLoad.LOAD_WINDOWS_END.toEpochMilli()) {
                     expected.put(key, sums);
                 }
             });
@@ -179,7 +179,7 @@ final class PipelineChecks {
                     .deserializer();
             for (TopicWatcher.Seen seen : watcher.records(topic)) {
                 AgentMetrics metrics = deserializer.deserialize(topic, seen.record().value());
-                if (metrics.getWindowClosed() && metrics.getWindowStart().toEpochMilli() < MixedLoad.CLOCK_TIME.toEpochMilli() - 3_600_000L) {
+                if (metrics.getWindowClosed() && metrics.getWindowStart().toEpochMilli() < MixedLoad.LOAD_WINDOWS_END.toEpochMilli()) {
                     closed.computeIfAbsent(new String(seen.record().key(), StandardCharsets.UTF_8), k -> new ArrayList<>())
                             .add(metrics);
                 }
@@ -305,20 +305,26 @@ final class PipelineChecks {
         return differences;
     }
 
-    /** The latest replay state of every job on the compacted topic against the tally's completed nodes. */
-    Map<String, Object> checkReplayStates(Tally tally, SoftAssertions softly) {
-        Map<String, JobReplayState> latest = new HashMap<>();
+    /** The completed nodes of every job's latest state on the compacted replay-state topic (null: deleted). */
+    Map<String, List<String>> latestReplayStates() {
+        Map<String, List<String>> latest = new HashMap<>();
         Deserializer<JobReplayState> deserializer = AvroSerde.specific(JobReplayState.class).configured(serde, false)
                 .deserializer();
         for (TopicWatcher.Seen seen : watcher.records(REPLAY_STATE)) {
             JobReplayState state = seen.record().value() == null ? null
                     : deserializer.deserialize(REPLAY_STATE, seen.record().value());
-            latest.put(new String(seen.record().key(), StandardCharsets.UTF_8), state);
+            latest.put(new String(seen.record().key(), StandardCharsets.UTF_8),
+                    state == null ? null : List.copyOf(state.getCompletedNodeIds()));
         }
+        return latest;
+    }
+
+    /** The latest replay state of every job on the compacted topic against the tally's completed nodes. */
+    Map<String, Object> checkReplayStates(Tally tally, SoftAssertions softly) {
+        Map<String, List<String>> latest = latestReplayStates();
         Map<String, String> differences = new TreeMap<>();
         tally.completedNodes.forEach((job, nodes) -> {
-            JobReplayState state = latest.get(job);
-            List<String> actual = state == null ? null : List.copyOf(state.getCompletedNodeIds());
+            List<String> actual = latest.get(job);
             if (!List.copyOf(nodes).equals(actual)) {
                 differences.put(job, actual + " (expected " + nodes + ")");
             }
@@ -358,21 +364,21 @@ final class PipelineChecks {
             throws Exception {
         Map<String, Object> figures = new TreeMap<>();
         long begin = System.nanoTime();
-        boolean all = awaitOutcomes(load.tally(), Duration.ofSeconds(120));
+        boolean all = awaitOutcomes(load.tally(), Duration.ofSeconds(90));
         figures.put("every input classified before the clock", all);
         Thread.sleep(3_000);
         producer.send(load.clock());
         producer.flush();
-        awaitOutcomes(load.tally(), Duration.ofSeconds(60));
-        awaitClosedWindows(load.tally(), Duration.ofSeconds(60));
-        awaitReplayStates(load.tally(), Duration.ofSeconds(30));
+        awaitOutcomes(load.tally(), Duration.ofSeconds(30));
+        awaitClosedWindows(load.tally(), Duration.ofSeconds(45));
+        awaitReplayStates(load.tally(), Duration.ofSeconds(15));
         figures.put("records produced", producer.sent());
         figures.put("records acknowledged", producer.acked());
         softly.assertThat(producer.failures()).as("sends that failed").isEmpty();
         figures.putAll(checkOutcomesAndRetries(load.tally(), softly));
         figures.putAll(checkClosedWindows(load.tally(), softly));
         figures.putAll(checkReplayStates(load.tally(), softly));
-        figures.putAll(checkTotals(load.tally(), queried, Duration.ofSeconds(20), softly));
+        figures.putAll(checkTotals(load.tally(), queried, Duration.ofSeconds(15), softly));
         figures.put("verification s", String.format("%.1f", (System.nanoTime() - begin) / 1e9));
         return figures;
     }

@@ -25,8 +25,8 @@ final class Scenarios {
 
     /**
      * The service's settings under fault: two partitions; backoff of 1 to 2.5 s, capped at 4 s, so retries come due
-     * while an instance is down; a scheduler checking every 50 ms; analytics flushed every 200 ms with a grace of an
-     * hour (the load's event times span 30 minutes, so no window closes before the clock records); a consumer session
+     * while an instance is down; a scheduler checking every 50 ms; analytics flushed every 200 ms with a grace of 40
+     * minutes (the load's event times span 30 minutes, so no window closes before the clock records); a consumer session
      * of 6 s, so a killed member leaves the group quickly.
      */
     static Map<String, String> serviceSettings(int replicationFactor) {
@@ -40,7 +40,7 @@ final class Scenarios {
         settings.put("backoff.cap.ms", "4000");
         settings.put("retry.scheduler.interval.ms", "50");
         settings.put("analytics.flush.interval.ms", "200");
-        settings.put("analytics.grace.ms", "3600000");
+        settings.put("analytics.grace.ms", "2400000");
         settings.put("session.timeout.ms", "6000");
         settings.put("heartbeat.interval.ms", "1500");
         return settings;
