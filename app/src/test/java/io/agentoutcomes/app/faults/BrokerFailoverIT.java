@@ -51,7 +51,8 @@ class BrokerFailoverIT {
                 Duration toHealthy = Duration.ofMillis(health.msUntilHealthyAfter(killedAt));
                 figures.put("/health other than 200 after the kill", health.notHealthySince(killedAt));
                 figures.putAll(checks.finishAndCheck(load, producer, app, softly));
-                figures.fault("SIGKILL broker " + (victim + 1), down, toHealthy, checks.msToNextOutcome(killedAt));
+                figures.fault("SIGKILL broker " + (victim + 1), down, toHealthy, checks.msToNextOutcome(killedAt),
+                        checks.msUntilEveryPartitionProduced(killedAt));
                 String end = app.healthState();
                 figures.put("health at the end", end);
                 softly.assertThat(end).as("/health at the end").contains("RUNNING");

@@ -2,10 +2,12 @@ package io.agentoutcomes.app.faults;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentoutcomes.avro.RetryRequest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
+import java.util.stream.IntStream;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -36,6 +38,7 @@ class CrashRecoveryIT {
                 PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
                 producer.startSteady(load, 15, Duration.ofMillis(500));
                 long[] killedAt = new long[KILLS];
+                long[] healthyAt = new long[KILLS];
                 Duration[] down = new Duration[KILLS];
                 Duration[] toHealthy = new Duration[KILLS];
                 for (int kill = 0; kill < KILLS; kill++) {
@@ -47,13 +50,22 @@ class CrashRecoveryIT {
                     down[kill] = Duration.ofMillis(System.currentTimeMillis() - killedAt[kill]);
                     app.start(dir.resolve("app.log"));
                     toHealthy[kill] = down[kill].plus(app.awaitHealthy(Duration.ofSeconds(120)));
+                    healthyAt[kill] = System.currentTimeMillis();
                 }
                 Thread.sleep(5_000);
                 producer.stop();
                 figures.put("kills", KILLS);
                 figures.putAll(checks.finishAndCheck(load, producer, app, softly));
+                // the scenario's premise: retries came due while no instance ran the scheduler
+                long dueWhileDown = checks.values(PipelineChecks.RETRY_READY, RetryRequest.class).stream()
+                        .mapToLong(r -> r.getDueAt().toEpochMilli())
+                        .filter(due -> IntStream.range(0, KILLS).anyMatch(k -> due >= killedAt[k] && due < healthyAt[k]))
+                        .count();
+                figures.put("retries due while the service was down", dueWhileDown);
+                softly.assertThat(dueWhileDown).as("retries due while the service was down").isPositive();
                 for (int kill = 0; kill < KILLS; kill++) {
-                    figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]));
+                    figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
+                            checks.msUntilEveryPartitionProduced(killedAt[kill]));
                 }
                 String health = app.healthState();
                 figures.put("health at the end", health);

@@ -33,11 +33,21 @@ final class FaultFigures {
         figures.putAll(more);
     }
 
-    /** One fault and how long until the service was healthy again and produced its next outcome. */
-    void fault(String what, Duration down, Duration toHealthy, long msToNextOutcome) {
-        faults.add(String.format("%s: down %.1f s, /health 200 after %.1f s, next outcome after %s", what,
-                down.toMillis() / 1000.0, toHealthy.toMillis() / 1000.0,
-                msToNextOutcome < 0 ? "(none)" : String.format("%.1f s", msToNextOutcome / 1000.0)));
+    /**
+     * One fault and how long until the service was healthy again and produced its next outcome, and until every
+     * partition produced again.
+     *
+     * @param down how long the killed process stayed down; null when it was not restarted
+     */
+    void fault(String what, Duration down, Duration toHealthy, long msToNextOutcome, long msToEveryPartition) {
+        faults.add(String.format("%s: %s, /health 200 %s, next outcome after %s, every partition producing after %s",
+                what, down == null ? "not restarted" : String.format("down %.1f s", down.toMillis() / 1000.0),
+                toHealthy.isZero() ? "throughout" : String.format("after %.1f s", toHealthy.toMillis() / 1000.0),
+                seconds(msToNextOutcome), seconds(msToEveryPartition)));
+    }
+
+    private static String seconds(long ms) {
+        return ms < 0 ? "(never)" : String.format("%.1f s", ms / 1000.0);
     }
 
     /** Prints the block and appends it to the figures file. */

@@ -80,8 +80,8 @@ final class HostileCorpus {
                 rejected("duplicate-keys", AGENT_JSON, "{\"resultId\":\"hostile-duplicate-keys\",\"status\":\"success\","
                         + "\"status\":\"error\",\"error\":\"llm-timeout\"}", JSON_REASONS),
                 // JSON of no known shape
-                rejected("top-level-array", AGENT_JSON, "[1,2,3]", "unknown-dialect", "wrong-type"),
-                rejected("top-level-string", AGENT_JSON, "\"success\"", "unknown-dialect", "wrong-type"),
+                rejected("top-level-array", AGENT_JSON, "[1,2,3]", "unknown-dialect", "wrong-type", "unparseable-json"),
+                rejected("top-level-string", AGENT_JSON, "\"success\"", "unknown-dialect", "wrong-type", "unparseable-json"),
                 rejected("top-level-null", AGENT_JSON, "null", "unknown-dialect", "unparseable-json", "wrong-type"),
                 rejected("empty-object", AGENT_JSON, "{}", "unknown-dialect"),
                 rejected("unknown-status", AGENT_JSON, "{\"status\":\"exploded\",\"data\":{}}", "unknown-dialect"),

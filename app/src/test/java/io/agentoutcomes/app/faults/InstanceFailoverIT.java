@@ -81,8 +81,8 @@ class InstanceFailoverIT {
                         .isEmpty();
 
                 figures.putAll(checks.finishAndCheck(load, producer, first, softly));
-                figures.fault("SIGKILL instance 2", Duration.ZERO, Duration.ofMillis(health.msUntilHealthyAfter(killedAt)),
-                        checks.msToNextOutcome(killedAt));
+                figures.fault("SIGKILL instance 2", null, Duration.ofMillis(health.msUntilHealthyAfter(killedAt)),
+                        checks.msToNextOutcome(killedAt), checks.msUntilEveryPartitionProduced(killedAt));
                 List<String> wrongAfter = wrongAnswers(first, expectedJobs(load.tally()), false);
                 figures.put("jobs queried on the survivor at the end", load.tally().completedNodes.size());
                 softly.assertThat(wrongAfter).as("job queries answered wrong by the survivor at the end").isEmpty();

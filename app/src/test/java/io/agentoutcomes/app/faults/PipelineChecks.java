@@ -89,6 +89,26 @@ final class PipelineChecks {
                 .mapToLong(s -> s.readAtMs() - sinceMs).min().orElse(-1);
     }
 
+    /**
+     * Per partition of outcomes-classified, the first outcome classified after {@code sinceMs}; the latest of those:
+     * how long until every partition (so the tasks of a killed instance too) produced again. -1 when one never did.
+     */
+    long msUntilEveryPartitionProduced(long sinceMs) {
+        Deserializer<ClassifiedOutcome> deserializer = AvroSerde.specific(ClassifiedOutcome.class)
+                .configured(serde, false).deserializer();
+        Map<Integer, Long> first = new TreeMap<>();
+        Set<Integer> partitions = new TreeSet<>();
+        for (TopicWatcher.Seen seen : watcher.records(OUTCOMES)) {
+            partitions.add(seen.record().partition());
+            if (seen.readAtMs() >= sinceMs && deserializer.deserialize(OUTCOMES, seen.record().value())
+                    .getClassifiedAt().toEpochMilli() >= sinceMs) {
+                first.merge(seen.record().partition(), seen.readAtMs() - sinceMs, Math::min);
+            }
+        }
+        return first.keySet().containsAll(partitions) ? first.values().stream().mapToLong(Long::longValue).max().orElse(-1)
+                : -1;
+    }
+
     /** Classified outcomes, retries and dead letters against the tally; returns figures for the report. */
     Map<String, Object> checkOutcomesAndRetries(Tally tally, SoftAssertions softly) {
         Map<String, Object> figures = new TreeMap<>();
