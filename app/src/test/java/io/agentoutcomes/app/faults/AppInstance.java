@@ -104,7 +104,7 @@ final class AppInstance implements AutoCloseable {
         }
     }
 
-    void kill() throws InterruptedException {
+    void kill() {
         process.kill();
     }
 
@@ -139,7 +139,7 @@ final class AppInstance implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process != null) {
             process.close();
         }

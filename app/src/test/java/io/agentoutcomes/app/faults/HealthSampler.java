@@ -81,9 +81,13 @@ final class HealthSampler implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
         thread.interrupt();
-        thread.join(5_000);
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

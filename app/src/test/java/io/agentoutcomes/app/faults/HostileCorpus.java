@@ -32,6 +32,7 @@ import org.apache.avro.generic.GenericRecordBuilder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * The hostile corpus: one named case per kind of bad (or merely awkward) input, each with where it must land. Add a
@@ -105,6 +106,8 @@ final class HostileCorpus {
                 rejected("fractional-tokens", AGENT_JSON, "{\"content\":\"x\",\"usage\":{\"output_tokens\":1.5}}",
                         "out-of-range", "wrong-type"),
                 rejected("tokens-1e20", AGENT_JSON, "{\"content\":\"x\",\"usage\":{\"input_tokens\":1e20}}",
+                        "out-of-range", "wrong-type"),
+                rejected("tokens-1e10000000", AGENT_JSON, "{\"content\":\"x\",\"usage\":{\"output_tokens\":1e10000000}}",
                         "out-of-range", "wrong-type"),
                 rejected("cost-1e10000000", AGENT_JSON, "{\"content\":\"x\",\"cost\":1e10000000}", "out-of-range"),
                 rejected("cost-1e20", AGENT_JSON, "{\"content\":\"x\",\"cost\":1e20}", "out-of-range"),
@@ -199,16 +202,29 @@ final class HostileCorpus {
                 Classified.as(job + "/n1", 3, ResultType.RETRYABLE_FAILURE));
     }
 
-    /** Two failures of one task, keyed by something else each time: attempts still counted 1, then 2. */
+    /**
+     * Two failures of one task, the first keyed by its task id, the second by another key that lands on the other of
+     * the suite's two partitions: attempts must still be counted 1, then 2.
+     */
     private static HostileCase rekeyed(long time) {
         String task = task("rekeyed");
+        String otherKey = "some-other-key";
+        for (int n = 0; partition(otherKey) == partition(task); n++) {
+            otherKey = "some-other-key-" + n;
+        }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            records.add(withHeader(MixedLoad.json(AGENT_JSON, "some-other-key-" + i * 7, time, "{\"result_id\":\"" + task
-                    + "-" + i + "\",\"task_id\":\"" + task + "\",\"error\":{\"code\":\"timeout\"}}"), "agent-id", "hostile-agent"));
+        List<String> keys = List.of(task, otherKey);
+        for (int i = 0; i < keys.size(); i++) {
+            records.add(withHeader(MixedLoad.json(AGENT_JSON, keys.get(i), time, "{\"result_id\":\"" + task + "-" + i
+                    + "\",\"task_id\":\"" + task + "\",\"error\":{\"code\":\"timeout\"}}"), "agent-id", "hostile-agent"));
         }
         return new HostileCase("keyed-by-another-id", records,
                 new Classified(task, 2, ResultType.RETRYABLE_FAILURE, List.of(1, 2), null, List.of()));
+    }
+
+    /** The partition Kafka's default partitioner picks for a key among the suite's two. */
+    private static int partition(String key) {
+        return Utils.toPositive(Utils.murmur2(key.getBytes(StandardCharsets.UTF_8))) % 2;
     }
 
     /** A job of 25 nodes with 60 KB of payload results each: its replay state is past 1 MB. */

@@ -90,10 +90,14 @@ final class LoadProducer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
-        if (thread != null) {
-            thread.join(10_000);
+        try {
+            if (thread != null) {
+                thread.join(10_000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         producer.close(Duration.ofSeconds(10));
     }

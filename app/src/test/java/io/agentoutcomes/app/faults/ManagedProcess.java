@@ -68,9 +68,13 @@ final class ManagedProcess implements AutoCloseable {
     }
 
     /** SIGKILL: no shutdown hook, no clean close, no flush. */
-    void kill() throws InterruptedException {
+    void kill() {
         process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        try {
+            process.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         LIVE.remove(process);
     }
 
@@ -92,7 +96,7 @@ final class ManagedProcess implements AutoCloseable {
 
     /** Kills the process if it still runs (SIGKILL: the suite never needs a clean stop to tear down). */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         if (process.isAlive()) {
             kill();
         }

@@ -27,7 +27,7 @@ import org.apache.kafka.common.serialization.Serializer;
 
 /**
  * The suite's load generator and its own tally: JSON in every agent dialect (seed 000 VAT envelopes, seed 003
- * flatagents, seed 004 review agents), canonical Avro through the project's serde, and seed 001 {@code node_finished}
+ * flatagents, seed 004 review agents; successes, failures, in-progress), canonical Avro through the project's serde, and seed 001 {@code node_finished}
  * events (JSON flat and wrapped, and Avro) of several jobs; successes, skips, retryable failures (retried after the
  * short backoff the suite configures) and permanent ones. Every record has an explicit result id, a task of its own,
  * and an explicit timestamp within the first 30 minutes of {@link #EVENT_HOUR}, so analytics windows are known.
@@ -51,7 +51,7 @@ final class MixedLoad {
     private static final String[] AGENTS = {"summarizer", "planner", "extractor"};
     private static final String[][] MODELS = {{"gpt-4o-mini", "openai"}, {"claude-haiku", "anthropic"}};
     private static final String REVIEW_AGENT = "code-reviewer";
-    private static final int KINDS = 11;
+    private static final int KINDS = 12;
 
     private final String run;
     private final Topics topics;
@@ -78,7 +78,7 @@ final class MixedLoad {
         return tally;
     }
 
-    /** The next {@code count} records, tallied; every eleventh slot is a job of four nodes (five events). */
+    /** The next {@code count} records, tallied; every twelfth slot is a job of five nodes (six events). */
     synchronized List<ProducerRecord<byte[], byte[]>> next(int count) {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
         for (int n = 0; n < count; n++) {
@@ -115,6 +115,8 @@ final class MixedLoad {
                 case 9 -> batch.add(review(time, task, resultId, input + output, cost,
                         "\"status\":\"failure\",\"error\":\"linter crashed\",\"failureStage\":\"exec\"",
                         ResultType.PERMANENT_FAILURE));
+                case 10 -> batch.add(vat(time, task, resultId, agent, model, input, cost,
+                        "\"status\":\"in-progress\",\"metadata\":{\"step\":" + i % 5 + "}", ResultType.IN_PROGRESS, false));
                 default -> batch.addAll(job(time));
             }
         }
@@ -189,8 +191,9 @@ final class MixedLoad {
     }
 
     /**
-     * A job of four nodes, keyed by job id: n1 succeeds (flat JSON); n2 fails retryably then succeeds on attempt 1
-     * (wrapped JSON); n3 fails permanently (Avro); n4 succeeds without result_type (seed 001 §7, Avro).
+     * A job of five nodes, keyed by job id: n1 succeeds (flat JSON); n2 fails retryably then succeeds on attempt 1
+     * (wrapped JSON); n3 fails permanently (Avro); n4 succeeds without result_type (seed 001 §7, Avro); n5 fails
+     * compensatably (flat JSON).
      */
     private List<ProducerRecord<byte[], byte[]>> job(long time) {
         String job = "job-" + run + "-" + jobs++;
@@ -213,6 +216,9 @@ final class MixedLoad {
         events.add(node(time + 4, NodeFinished.newBuilder().setJobId(job).setNodeId("n4").setStepIndex(4).setAttempt(0)
                 .setPayloadResults("{\"n4\":4}").build()));
         tallyNode(job, "n4", 0, null);
+        events.add(json(topics.nodeFinishedJson(), job, time + 5, "{\"job_id\":\"" + job + "\",\"node_id\":\"n5\","
+                + "\"step_index\":5,\"attempt\":0,\"result_type\":\"compensatable_failure\",\"reason\":\"half written\"}"));
+        tallyNode(job, "n5", 0, StepResultType.COMPENSATABLE_FAILURE);
         return events;
     }
 
@@ -232,6 +238,9 @@ final class MixedLoad {
         ResultType resultType = ResultType.valueOf(type.name());
         tally.outcome(job + "/" + node + "/" + attempt + "/" + type.name(), resultType,
                 type == StepResultType.RETRYABLE_FAILURE, type == StepResultType.PERMANENT_FAILURE);
+        if (type == StepResultType.COMPENSATABLE_FAILURE) {
+            tally.compensated.add(job + "/" + node + "/" + attempt + "/" + type.name());
+        }
         if (type == StepResultType.SUCCESS) {
             tally.completedNode(job, node);
         }

@@ -30,7 +30,7 @@ import org.assertj.core.api.SoftAssertions;
 /**
  * The checks every scenario ends with, against the generator's tally: every input exactly one classified outcome of
  * the expected type; every retry forwarded once and never before its {@code dueAt}; every permanent failure
- * dead-lettered once; closed 1m and 1h windows and the running totals equal to the tally's sums to the last digit;
+ * dead-lettered once, every compensatable one sent to compensations once; closed 1m and 1h windows and the running totals equal to the tally's sums to the last digit;
  * each job's replay state with exactly its completed nodes. Soft assertions: a run reports every difference, not the
  * first.
  */
@@ -42,8 +42,9 @@ final class PipelineChecks {
     static final String METRICS_1H = "agent-metrics-1h";
     static final String REPLAY_STATE = "replay-state";
     static final String REJECTED = "rejected-input";
+    static final String COMPENSATIONS = "compensations";
     static final List<String> OUTPUT_TOPICS = List.of(OUTCOMES, RETRY_READY, DEAD_LETTER, METRICS_1M, METRICS_1H,
-            REPLAY_STATE, REJECTED);
+            REPLAY_STATE, REJECTED, COMPENSATIONS);
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
@@ -179,6 +180,15 @@ final class PipelineChecks {
         figures.put("dead letters read", dead.values().stream().mapToLong(Long::longValue).sum());
         softly.assertThat(dead.keySet()).as("result ids dead-lettered").isEqualTo(new TreeSet<>(tally.deadLettered));
         softly.assertThat(dead.values()).as("each dead letter once").allMatch(n -> n == 1);
+
+        Map<String, Long> compensations = values(COMPENSATIONS, ClassifiedOutcome.class).stream()
+                .map(ClassifiedOutcome::getResultId).filter(tally.outcomes::containsKey)
+                .collect(Collectors.groupingBy(Function.identity(), TreeMap::new, Collectors.counting()));
+        figures.put("compensations expected", tally.compensated.size());
+        figures.put("compensations read", compensations.values().stream().mapToLong(Long::longValue).sum());
+        softly.assertThat(compensations.keySet()).as("result ids sent to compensations")
+                .isEqualTo(new TreeSet<>(tally.compensated));
+        softly.assertThat(compensations.values()).as("each compensation once").allMatch(n -> n == 1);
         return figures;
     }
 
@@ -305,7 +315,7 @@ final class PipelineChecks {
                 return;
             }
             Map<String, Long> completions = new TreeMap<>();
-            point.get("completions").fields().forEachRemaining(e -> completions.put(e.getKey(), e.getValue().asLong()));
+            point.get("completions").properties().forEach(e -> completions.put(e.getKey(), e.getValue().asLong()));
             List<String> wrong = new ArrayList<>();
             if (!completions.equals(sums.completions)) {
                 wrong.add("completions " + completions + " != " + sums.completions);

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the generator expects, computed from what it produced and nothing else (never the pipeline's classifier): one
- * classified outcome per result id with its result type, which of them are retried and which dead-lettered, the
+ * classified outcome per result id with its result type, which of them are retried, dead-lettered or compensated, the
  * analytics sums per window and agent/model/provider, and each job's completed nodes.
  */
 final class Tally {
@@ -33,6 +33,7 @@ final class Tally {
     final Map<String, ResultType> outcomes = new ConcurrentHashMap<>();
     final Set<String> retried = ConcurrentHashMap.newKeySet();
     final Set<String> deadLettered = ConcurrentHashMap.newKeySet();
+    final Set<String> compensated = ConcurrentHashMap.newKeySet();
     /** By analytics key {@code <1m|1h|total>|<start, 13 digits>|agent|model|provider}, as on the metrics topics. */
     final Map<String, Sums> analytics = new ConcurrentHashMap<>();
     final Map<String, Set<String>> completedNodes = new ConcurrentHashMap<>();

@@ -91,10 +91,14 @@ final class TopicWatcher implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         running = false;
         consumer.wakeup();
-        thread.join(10_000);
-        consumer.close(Duration.ofSeconds(5));
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(5)));
     }
 }
