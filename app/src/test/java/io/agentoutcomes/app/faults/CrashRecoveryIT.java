@@ -36,7 +36,8 @@ class CrashRecoveryIT {
                  LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
                 MixedLoad load = new MixedLoad("crash", app.registryUrl());
                 PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
-                producer.startSteady(load, 15, Duration.ofMillis(500));
+                // about 100 records a second: enough in flight at each kill to catch what a kill loses
+                producer.startSteady(load, 25, Duration.ofMillis(250));
                 long[] killedAt = new long[KILLS];
                 long[] healthyAt = new long[KILLS];
                 Duration[] down = new Duration[KILLS];

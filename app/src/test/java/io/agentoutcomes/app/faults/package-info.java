@@ -13,7 +13,8 @@
  * </ul>
  *
  * <p>One scenario: {@code ./mvnw -B -pl app -am verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false
- * -Dit.test=CrashRecoveryIT}; {@code -Dfault.seed=N} repeats a run's random kill points. Each prints its figures
+ * -Dit.test=CrashRecoveryIT}; {@code -Dfault.seed=N} repeats a run's random kill points;
+ * {@code -Dhostile.cases=deep-json,huge-json} runs only those cases of the corpus. Each prints its figures
  * (records, faults, recovery times, run time) and appends them to {@code app/target/fault-figures.txt}; broker and
  * service logs are under {@code app/target/faults/<scenario>/}.
  */
