@@ -50,6 +50,9 @@ final class PipelineChecks {
 
     private final Map<String, Object> serde;
     private final TopicWatcher watcher;
+    private final Map<String, Object> decoded = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Class<?>, Deserializer<? extends SpecificRecord>> deserializers =
+            new java.util.concurrent.ConcurrentHashMap<>();
 
     PipelineChecks(String registryUrl, TopicWatcher watcher) {
         this.serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
@@ -57,8 +60,22 @@ final class PipelineChecks {
     }
 
     <V extends SpecificRecord> List<V> values(String topic, Class<V> type) {
-        Deserializer<V> deserializer = AvroSerde.specific(type).configured(serde, false).deserializer();
-        return watcher.records(topic).stream().map(s -> deserializer.deserialize(topic, s.record().value())).toList();
+        return watcher.records(topic).stream().map(s -> decode(s, type)).toList();
+    }
+
+    /**
+     * The value of a record read, decoded once: the waits look at everything read every quarter second, and the
+     * metrics topics hold a record per window change.
+     */
+    <V extends SpecificRecord> V decode(TopicWatcher.Seen seen, Class<V> type) {
+        if (seen.record().value() == null) {
+            return null;
+        }
+        String at = seen.record().topic() + "/" + seen.record().partition() + "/" + seen.record().offset();
+        Object value = decoded.computeIfAbsent(at, k -> deserializers.computeIfAbsent(type,
+                t -> AvroSerde.specific(type).configured(serde, false).deserializer())
+                .deserialize(seen.record().topic(), seen.record().value()));
+        return type.cast(value);
     }
 
     /** Result ids on outcomes-classified that the tally expects, counted (duplicates included). */
@@ -69,11 +86,9 @@ final class PipelineChecks {
 
     /** Waits until outcomes-classified holds at least one outcome per tallied input (or the timeout passes). */
     boolean awaitOutcomes(Tally tally, Duration timeout) throws InterruptedException {
-        Deserializer<ClassifiedOutcome> deserializer = AvroSerde.specific(ClassifiedOutcome.class)
-                .configured(serde, false).deserializer();
         Set<String> expected = Set.copyOf(tally.outcomes.keySet());
         return watcher.await(seen -> seen.stream().filter(s -> s.record().topic().equals(OUTCOMES))
-                .map(s -> deserializer.deserialize(OUTCOMES, s.record().value()).getResultId())
+                .map(s -> decode(s, ClassifiedOutcome.class).getResultId())
                 .filter(expected::contains).distinct().count() >= expected.size(), timeout, Duration.ofSeconds(3));
     }
 
@@ -82,11 +97,9 @@ final class PipelineChecks {
      * how long the pipeline took to produce again. -1 when none came.
      */
     long msToNextOutcome(long sinceMs) {
-        Deserializer<ClassifiedOutcome> deserializer = AvroSerde.specific(ClassifiedOutcome.class)
-                .configured(serde, false).deserializer();
         return watcher.records(OUTCOMES).stream()
                 .filter(s -> s.readAtMs() >= sinceMs)
-                .filter(s -> deserializer.deserialize(OUTCOMES, s.record().value()).getClassifiedAt().toEpochMilli() >= sinceMs)
+                .filter(s -> decode(s, ClassifiedOutcome.class).getClassifiedAt().toEpochMilli() >= sinceMs)
                 .mapToLong(s -> s.readAtMs() - sinceMs).min().orElse(-1);
     }
 
@@ -95,14 +108,12 @@ final class PipelineChecks {
      * how long until every partition (so the tasks of a killed instance too) produced again. -1 when one never did.
      */
     long msUntilEveryPartitionProduced(long sinceMs) {
-        Deserializer<ClassifiedOutcome> deserializer = AvroSerde.specific(ClassifiedOutcome.class)
-                .configured(serde, false).deserializer();
         Map<Integer, Long> first = new TreeMap<>();
         Set<Integer> partitions = new TreeSet<>();
         for (TopicWatcher.Seen seen : watcher.records(OUTCOMES)) {
             partitions.add(seen.record().partition());
-            if (seen.readAtMs() >= sinceMs && deserializer.deserialize(OUTCOMES, seen.record().value())
-                    .getClassifiedAt().toEpochMilli() >= sinceMs) {
+            if (seen.readAtMs() >= sinceMs
+                    && decode(seen, ClassifiedOutcome.class).getClassifiedAt().toEpochMilli() >= sinceMs) {
                 first.merge(seen.record().partition(), seen.readAtMs() - sinceMs, Math::min);
             }
         }
@@ -142,12 +153,11 @@ final class PipelineChecks {
         softly.assertThat(decidedRetry).as("outcomes decided RETRY").isEqualTo(new TreeSet<>(tally.retried));
 
         List<TopicWatcher.Seen> readySeen = watcher.records(RETRY_READY);
-        Deserializer<RetryRequest> retries = AvroSerde.specific(RetryRequest.class).configured(serde, false).deserializer();
         Map<String, Long> forwarded = new TreeMap<>();
         List<String> early = new ArrayList<>();
         long maxLateMs = 0;
         for (TopicWatcher.Seen seen : readySeen) {
-            RetryRequest retry = retries.deserialize(RETRY_READY, seen.record().value());
+            RetryRequest retry = decode(seen, RetryRequest.class);
             if (!tally.outcomes.containsKey(retry.getResultId())) {
                 continue;
             }
@@ -205,10 +215,8 @@ final class PipelineChecks {
                 }
             });
             Map<String, List<AgentMetrics>> closed = new TreeMap<>();
-            Deserializer<AgentMetrics> deserializer = AvroSerde.specific(AgentMetrics.class).configured(serde, false)
-                    .deserializer();
             for (TopicWatcher.Seen seen : watcher.records(topic)) {
-                AgentMetrics metrics = deserializer.deserialize(topic, seen.record().value());
+                AgentMetrics metrics = decode(seen, AgentMetrics.class);
                 if (metrics.getWindowClosed() && metrics.getWindowStart().toEpochMilli() < MixedLoad.LOAD_WINDOWS_END.toEpochMilli()) {
                     closed.computeIfAbsent(new String(seen.record().key(), StandardCharsets.UTF_8), k -> new ArrayList<>())
                             .add(metrics);
@@ -338,11 +346,8 @@ final class PipelineChecks {
     /** The completed nodes of every job's latest state on the compacted replay-state topic (null: deleted). */
     Map<String, List<String>> latestReplayStates() {
         Map<String, List<String>> latest = new HashMap<>();
-        Deserializer<JobReplayState> deserializer = AvroSerde.specific(JobReplayState.class).configured(serde, false)
-                .deserializer();
         for (TopicWatcher.Seen seen : watcher.records(REPLAY_STATE)) {
-            JobReplayState state = seen.record().value() == null ? null
-                    : deserializer.deserialize(REPLAY_STATE, seen.record().value());
+            JobReplayState state = decode(seen, JobReplayState.class);
             latest.put(new String(seen.record().key(), StandardCharsets.UTF_8),
                     state == null ? null : List.copyOf(state.getCompletedNodeIds()));
         }
