@@ -84,8 +84,9 @@ final class MixedLoad {
         for (int n = 0; n < count; n++) {
             int i = next++;
             long time = EVENT_HOUR.toEpochMilli() + (i * 7_919L) % 1_800_000L;
-            String agent = AGENTS[i % AGENTS.length];
-            String[] model = MODELS[(i / AGENTS.length) % MODELS.length];
+            // each run of KINDS consecutive records is one agent and model, so every agent/model gets every kind
+            String agent = AGENTS[(i / KINDS) % AGENTS.length];
+            String[] model = MODELS[(i / (KINDS * AGENTS.length)) % MODELS.length];
             String task = "task-" + run + "-" + i;
             String resultId = "r-" + run + "-" + i;
             long input = 100 + i % 50;
