@@ -1,0 +1,48 @@
+package io.agentoutcomes.app.faults;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** What the scenarios share: their work directories and the service's settings for them. */
+final class Scenarios {
+    private Scenarios() {
+    }
+
+    /** A fresh directory for one scenario's broker logs, app data and process logs under {@code app/target/faults}. */
+    static Path workDir(String scenario) throws IOException {
+        Path dir = Path.of(System.getProperty("fault.work.dir", "target/faults")).toAbsolutePath().resolve(scenario);
+        if (Files.exists(dir)) {
+            try (Stream<Path> old = Files.walk(dir)) {
+                old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+        return Files.createDirectories(dir);
+    }
+
+    /**
+     * The service's settings under fault: two partitions; backoff of 1 to 2.5 s, capped at 4 s, so retries come due
+     * while an instance is down; a scheduler checking every 50 ms; analytics flushed every 200 ms with a grace of 40
+     * minutes (the load's event times span 30 minutes, so no window closes before the clock records); a consumer session
+     * of 6 s, so a killed member leaves the group quickly.
+     */
+    static Map<String, String> serviceSettings(int replicationFactor) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("topic.partitions", "2");
+        settings.put("topic.replication.factor", String.valueOf(replicationFactor));
+        settings.put("backoff.default.base.ms", "1000");
+        settings.put("backoff.base.llm-timeout.ms", "1500");
+        settings.put("backoff.base.llm-rate-limit.ms", "2000");
+        settings.put("backoff.base.llm-unavailable.ms", "2500");
+        settings.put("backoff.cap.ms", "4000");
+        settings.put("retry.scheduler.interval.ms", "50");
+        settings.put("analytics.flush.interval.ms", "200");
+        settings.put("analytics.grace.ms", "2400000");
+        settings.put("session.timeout.ms", "6000");
+        settings.put("heartbeat.interval.ms", "1500");
+        return settings;
+    }
+}
