@@ -5,7 +5,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 
 /**
- * Refuses values longer than the input limit before decoding them: Kafka Streams' deserialization handler then sends
+ * Refuses values longer than the input limit, and null values, before decoding them: Kafka Streams' deserialization handler then sends
  * the record to {@code rejected-input} with this reason (the service's handler keeps its length, not its bytes).
  */
 final class BoundedDeserializer<T> implements Deserializer<T> {
@@ -17,9 +17,9 @@ final class BoundedDeserializer<T> implements Deserializer<T> {
         this.maxBytes = maxBytes;
     }
 
-    /** A value too large for the pipeline. */
-    static final class TooLargeException extends SerializationException {
-        TooLargeException(String message) {
+    /** A value the pipeline does not take: too large, or none at all. */
+    static final class RefusedValueException extends SerializationException {
+        RefusedValueException(String message) {
             super(message);
         }
     }
@@ -37,8 +37,12 @@ final class BoundedDeserializer<T> implements Deserializer<T> {
     }
 
     private void check(String topic, byte[] data) {
-        if (data != null && data.length > maxBytes) {
-            throw new TooLargeException("too-large: a value of " + data.length + " bytes on " + topic + " is longer than "
+        if (data == null) {
+            // A tombstone means nothing on an input topic: it is rejected, saying so, rather than skipped unseen.
+            throw new RefusedValueException("null value: an input record on " + topic + " must have a value");
+        }
+        if (data.length > maxBytes) {
+            throw new RefusedValueException("too-large: a value of " + data.length + " bytes on " + topic + " is longer than "
                     + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
         }
     }

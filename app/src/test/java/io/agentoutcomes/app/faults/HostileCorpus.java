@@ -182,7 +182,7 @@ final class HostileCorpus {
                         "b".repeat(300_000)), Classified.as(task("huge-headers"), 1, ResultType.SUCCESS)),
                 HostileCase.of("huge-json", agent(AGENT_JSON, task("huge-json"), "{\"result_id\":\"hostile-huge-json\","
                         + "\"status\":\"success\",\"data\":{\"blob\":\"" + "y".repeat(700_000) + "\"}}"),
-                        Classified.as(task("huge-json"), 1, ResultType.SUCCESS)),
+                        Rejected.because("too-large")),
                 avroUnknownEnum(registryUrl, time)));
         cases.add(nodesWithoutAttempt(time));
         cases.add(rekeyed(time));

@@ -201,25 +201,28 @@ final class MixedLoad {
         tally.job(job);
         List<ProducerRecord<byte[], byte[]>> events = new ArrayList<>();
         events.add(json(topics.nodeFinishedJson(), job, time, "{\"job_id\":\"" + job + "\",\"node_id\":\"n1\","
-                + "\"step_index\":1,\"attempt\":0,\"result_type\":\"success\",\"payload_results\":{\"n1\":1}}"));
-        tallyNode(job, "n1", 0, StepResultType.SUCCESS);
+                + "\"step_index\":1,\"attempt\":0,\"result_type\":\"success\",\"payload_results\":{\"n1\":1},"
+                + "\"timestamp\":\"" + Instant.ofEpochMilli(time) + "\"}"));
+        tallyNode(job, "n1", 0, StepResultType.SUCCESS, time);
         events.add(json(topics.nodeFinishedJson(), job, time + 1, "{\"type\":\"node_finished\",\"job_id\":\"" + job
                 + "\",\"payload\":{\"node_id\":\"n2\",\"step_index\":2,\"attempt\":0,\"result_type\":\"retryable_failure\","
-                + "\"reason\":\"tool timeout\"}}"));
-        tallyNode(job, "n2", 0, StepResultType.RETRYABLE_FAILURE);
+                + "\"reason\":\"tool timeout\",\"timestamp\":\"" + Instant.ofEpochMilli(time + 1) + "\"}}"));
+        tallyNode(job, "n2", 0, StepResultType.RETRYABLE_FAILURE, time + 1);
         events.add(json(topics.nodeFinishedJson(), job, time + 2, "{\"type\":\"node_finished\",\"job_id\":\"" + job
                 + "\",\"payload\":{\"node_id\":\"n2\",\"step_index\":2,\"attempt\":1,\"result_type\":\"success\","
-                + "\"payload_results\":{\"n2\":2}}}"));
-        tallyNode(job, "n2", 1, StepResultType.SUCCESS);
+                + "\"payload_results\":{\"n2\":2},\"timestamp\":\"" + Instant.ofEpochMilli(time + 2) + "\"}}"));
+        tallyNode(job, "n2", 1, StepResultType.SUCCESS, time + 2);
         events.add(node(time + 3, NodeFinished.newBuilder().setJobId(job).setNodeId("n3").setStepIndex(3).setAttempt(0)
-                .setResultType(StepResultType.PERMANENT_FAILURE).setReason("bad input").build()));
-        tallyNode(job, "n3", 0, StepResultType.PERMANENT_FAILURE);
+                .setResultType(StepResultType.PERMANENT_FAILURE).setReason("bad input")
+                .setTimestamp(Instant.ofEpochMilli(time + 3)).build()));
+        tallyNode(job, "n3", 0, StepResultType.PERMANENT_FAILURE, time + 3);
         events.add(node(time + 4, NodeFinished.newBuilder().setJobId(job).setNodeId("n4").setStepIndex(4).setAttempt(0)
-                .setPayloadResults("{\"n4\":4}").build()));
-        tallyNode(job, "n4", 0, null);
+                .setPayloadResults("{\"n4\":4}").setTimestamp(Instant.ofEpochMilli(time + 4)).build()));
+        tallyNode(job, "n4", 0, null, time + 4);
         events.add(json(topics.nodeFinishedJson(), job, time + 5, "{\"job_id\":\"" + job + "\",\"node_id\":\"n5\","
-                + "\"step_index\":5,\"attempt\":0,\"result_type\":\"compensatable_failure\",\"reason\":\"half written\"}"));
-        tallyNode(job, "n5", 0, StepResultType.COMPENSATABLE_FAILURE);
+                + "\"step_index\":5,\"attempt\":0,\"result_type\":\"compensatable_failure\",\"reason\":\"half written\","
+                + "\"timestamp\":\"" + Instant.ofEpochMilli(time + 5) + "\"}"));
+        tallyNode(job, "n5", 0, StepResultType.COMPENSATABLE_FAILURE, time + 5);
         return events;
     }
 
@@ -233,14 +236,18 @@ final class MixedLoad {
         tally.analytics(time, agent, model, provider, type, input, output, total, cost, retry);
     }
 
-    /** A node's result id is {@code job/node/attempt/RESULT_TYPE} (the pipeline has no other id for events). */
-    private void tallyNode(String job, String node, int attempt, StepResultType stepType) {
+    /**
+     * A node's result id is {@code job/node/attempt/RESULT_TYPE/finish time in ms}: the runner's finish time tells
+     * events apart where the attempt does not.
+     */
+    private void tallyNode(String job, String node, int attempt, StepResultType stepType, long finishedAt) {
         StepResultType type = stepType == null ? StepResultType.SUCCESS : stepType;
         ResultType resultType = ResultType.valueOf(type.name());
-        tally.outcome(job + "/" + node + "/" + attempt + "/" + type.name(), resultType,
-                type == StepResultType.RETRYABLE_FAILURE, type == StepResultType.PERMANENT_FAILURE);
+        String resultId = job + "/" + node + "/" + attempt + "/" + type.name() + "/" + finishedAt;
+        tally.outcome(resultId, resultType, type == StepResultType.RETRYABLE_FAILURE,
+                type == StepResultType.PERMANENT_FAILURE);
         if (type == StepResultType.COMPENSATABLE_FAILURE) {
-            tally.compensated.add(job + "/" + node + "/" + attempt + "/" + type.name());
+            tally.compensated.add(resultId);
         }
         if (type == StepResultType.SUCCESS) {
             tally.completedNode(job, node);
