@@ -44,7 +44,7 @@ class ExplainCommandTest {
         assertThat(answer.at("/canonical/dialect").asText()).isEqualTo("VAT_ENVELOPE");
         assertThat(answer.at("/canonical/outcome/type").asText()).isEqualTo("Failure");
         assertThat(answer.at("/canonical/outcome/error/code").asText()).isEqualTo("llm-rate-limit");
-        assertThat(answer.get("classification")).isEqualTo(JSON.readTree("{\"taskId\":\"task-9\",\"attempt\":0,"
+        assertThat(answer.get("classification")).isEqualTo(JSON.readTree("{\"taskId\":\"task-9\",\"attempt\":0,\"attemptFrom\":\"first attempt\","
                 + "\"resultType\":\"RETRYABLE_FAILURE\",\"errorCode\":\"llm-rate-limit\",\"errorCategory\":\"RATE_LIMIT\","
                 + "\"reason\":\"llm-rate-limit\"}"));
         assertThat(answer.get("decision")).isEqualTo(JSON.readTree("{\"handling\":\"RETRY\","

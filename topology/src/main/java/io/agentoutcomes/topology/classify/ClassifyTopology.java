@@ -117,9 +117,11 @@ public final class ClassifyTopology {
      */
     public static ClassifiedOutcome classify(AgentResult result, TaskAttempts before, RetryPolicy policy, Instant now,
                                              Random random) {
-        int attempt = Math.max(before.getAttempts(), result.getAttempt());
-        Classifier.Verdict classified = policy.classifier().classify(result, before.getConsecutiveFailures(),
-                before.getTotalFailures());
+        AttemptCount count = AttemptCount.of(before, result.getAttempt(),
+                result.getExecution() == null ? null : result.getExecution().getRetryCount());
+        int attempt = count.attempt();
+        Classifier.Verdict classified = Classifier.keptStopped(policy.classifier().classify(result,
+                count.consecutiveBefore(), count.totalBefore()), before.getStopReason());
         Scheduled scheduled = schedule(classified, attempt, result.getRateLimit(), policy, now, random);
         Classifier.Verdict verdict = scheduled.verdict();
         Integer retryCount = verdict.isFinal() ? attempt : null;
@@ -145,9 +147,10 @@ public final class ClassifyTopology {
     /** As above, for the event read at {@code position} (topic/partition/offset), which identifies it if nothing else does. */
     static ClassifiedOutcome classify(NodeFinished event, String position, TaskAttempts before, RetryPolicy policy,
                                       Instant now, Random random) {
-        int attempt = Math.max(before.getAttempts(), event.getAttempt());
-        Scheduled scheduled = schedule(policy.classifier().classify(event, before.getConsecutiveFailures(),
-                before.getTotalFailures()), attempt, null, policy, now, random);
+        AttemptCount count = AttemptCount.of(before, event.getAttempt(), null);
+        int attempt = count.attempt();
+        Scheduled scheduled = schedule(Classifier.keptStopped(policy.classifier().classify(event, count.consecutiveBefore(),
+                count.totalBefore()), before.getStopReason()), attempt, null, policy, now, random);
         Classifier.Verdict verdict = scheduled.verdict();
         return outcome(nodeTaskId(event), nodeResultId(event, position), attempt, scheduled, now)
                 .setJobId(event.getJobId()).setNodeId(event.getNodeId())
@@ -221,7 +224,10 @@ public final class ClassifyTopology {
         return outcome;
     }
 
-    /** The task's state after an outcome: counts reset once the task is over, the result id remembered. */
+    /**
+     * The task's state after an outcome, the result id remembered: a stop is kept with its counts; a success, skip or
+     * ignored failure starts the next run afresh (consecutive failures and attempts, not total failures).
+     */
     static TaskAttempts next(TaskAttempts state, ClassifiedOutcome outcome) {
         List<String> recent = new ArrayList<>(state.getRecentResultIds());
         recent.add(outcome.getResultId());
@@ -233,12 +239,20 @@ public final class ClassifyTopology {
             return next.setAttempts(state.getAttempts()).setConsecutiveFailures(state.getConsecutiveFailures())
                     .setTotalFailures(state.getTotalFailures()).build();
         }
+        Decision decision = outcome.getDecision();
+        if (decision != null && decision.getHandling() == ErrorHandling.STOP) {
+            // A stopped task stays stopped: its counts go on and a later failure stops again with the same reason.
+            return next.setAttempts(outcome.getAttempt() + 1).setConsecutiveFailures(decision.getConsecutiveFailures())
+                    .setTotalFailures(decision.getTotalFailures()).setStopReason(decision.getStopReason()).build();
+        }
         if (outcome.getRetryCount() != null) {
-            return next.setAttempts(0).setConsecutiveFailures(0).setTotalFailures(0).build();
+            // Over (a success, a skip, an ignored failure): the next run starts afresh, but total failures are the task's.
+            return next.setAttempts(0).setConsecutiveFailures(0)
+                    .setTotalFailures(decision == null ? state.getTotalFailures() : decision.getTotalFailures()).build();
         }
         return next.setAttempts(outcome.getAttempt() + 1)
-                .setConsecutiveFailures(outcome.getDecision().getConsecutiveFailures())
-                .setTotalFailures(outcome.getDecision().getTotalFailures()).build();
+                .setConsecutiveFailures(decision.getConsecutiveFailures())
+                .setTotalFailures(decision.getTotalFailures()).build();
     }
 
     /** How one kind of completion is identified and classified. */
