@@ -67,4 +67,17 @@ class ExplainSeedReproductionsTest {
         assertThat(answer.at("/decision/stopReason").asText()).isEqualTo("RETRY_LIMIT");
         assertThat(answer.get("retryCount").asInt()).isEqualTo(4);
     }
+
+    @Test
+    void seed003RetryAfterHeaderSetsTheWaitAsRetryAfterInTheEnvelopeDoes() throws Exception {
+        JsonNode fromHeader = explain("{\"error\":{\"code\":\"rate_limit\"},"
+                + "\"provider_data\":{\"raw_headers\":{\"retry-after\":\"60\"}}}", "--header", "agent-id=a", "--key", "t");
+        JsonNode fromEnvelope = explain("{\"error\":{\"code\":\"rate_limit\"},\"rate_limit\":{\"retry_after\":60}}",
+                "--header", "agent-id=a", "--key", "t");
+
+        assertThat(fromHeader.at("/retry/delayMs").asLong()).isEqualTo(60_000L);
+        assertThat(fromHeader.at("/retry/why").asText())
+                .isEqualTo("provider retry_after 60000 ms (header retry-after: 60) (over backoff 5000 ms x 2^0)");
+        assertThat(fromEnvelope.at("/retry/delayMs").asLong()).isEqualTo(60_000L);
+    }
 }
