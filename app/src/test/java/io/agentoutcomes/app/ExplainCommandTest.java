@@ -49,7 +49,7 @@ class ExplainCommandTest {
                 + "\"reason\":\"llm-rate-limit\"}"));
         assertThat(answer.get("decision")).isEqualTo(JSON.readTree("{\"handling\":\"RETRY\","
                 + "\"rule\":\"default policy, code llm-rate-limit\",\"reason\":\"Rate_limit error, retrying (1/5)\","
-                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null}"));
+                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null,\"action\":\"WAIT\"}"));
         assertThat(answer.get("retry")).isEqualTo(JSON.readTree("{\"delayMs\":5000,\"why\":\"backoff 5000 ms x 2^0\","
                 + "\"tier\":\"5s\",\"nextAttempt\":1}"));
     }

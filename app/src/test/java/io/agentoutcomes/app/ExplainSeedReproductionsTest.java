@@ -80,4 +80,21 @@ class ExplainSeedReproductionsTest {
                 .isEqualTo("provider retry_after 60000 ms (header retry-after: 60) (over backoff 5000 ms x 2^0)");
         assertThat(fromEnvelope.at("/retry/delayMs").asLong()).isEqualTo(60_000L);
     }
+
+    @Test
+    void seed003ExhaustedDailyWindowSwitchesProviderInsteadOfWaitingTwelveHours() throws Exception {
+        String envelope = "{\"error\":{\"code\":\"rate_limit\"},\"rate_limit\":{\"limited\":true,\"windows\":["
+                + "{\"name\":\"tokens_per_day\",\"resource\":\"tokens\",\"remaining\":0,\"resets_in\":43200}]}}";
+        JsonNode switched = explain(envelope, "--header", "agent-id=a", "--key", "t");
+        JsonNode waiting = explain(envelope, "--header", "agent-id=a", "--key", "t", "-p", "policy.daily-limit=wait");
+
+        assertThat(switched.at("/decision/handling").asText()).isEqualTo("RETRY");
+        assertThat(switched.at("/decision/action").asText()).isEqualTo("SWITCH_PROVIDER");
+        assertThat(switched.at("/decision/rule").asText()).isEqualTo("policy.daily-limit=switch");
+        assertThat(switched.at("/retry/delayMs").asLong()).isZero();
+        assertThat(switched.at("/retry/why").asText()).startsWith("rate-limit window tokens_per_day exhausted, resets at ")
+                .endsWith(": switch provider now");
+        assertThat(waiting.at("/decision/action").asText()).isEqualTo("WAIT");
+        assertThat(waiting.at("/retry/delayMs").asLong()).isEqualTo(43_200_000L);
+    }
 }

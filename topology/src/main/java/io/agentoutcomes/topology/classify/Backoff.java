@@ -101,7 +101,7 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         return new Delay(Duration.ofMillis(computed), why);
     }
 
-    private static long resetIn(RateLimitWindow window, Instant now) {
+    static long resetIn(RateLimitWindow window, Instant now) {
         long fromResetsIn = window.getResetsInMs() == null ? 0 : window.getResetsInMs();
         // Compared first, not subtracted: a hostile reset time far in the past must not wrap into a long wait.
         long fromResetAt = window.getResetAtMs() == null || window.getResetAtMs() <= now.toEpochMilli() ? 0

@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.TaskAttempts;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serdes;
@@ -92,7 +94,12 @@ public final class ClassifyTopology {
     /** What an orchestrator needs to re-run the task. */
     static RetryRequest retryRequest(ClassifiedOutcome outcome, RetryTiers tiers) {
         long delay = outcome.getRetryDelayMs();
+        Optional<DailyWindow> daily = outcome.getDecision().getAction() == RetryAction.SWITCH_PROVIDER
+                && outcome.getAgentResult() != null
+                ? DailyWindow.exhausted(outcome.getAgentResult().getRateLimit(), outcome.getClassifiedAt()) : Optional.empty();
         return RetryRequest.newBuilder()
+                .setExhaustedWindow(daily.map(DailyWindow::name).orElse(null))
+                .setWindowResetAt(daily.map(DailyWindow::resetAt).orElse(null))
                 .setTaskId(outcome.getTaskId())
                 .setResultId(outcome.getResultId())
                 .setAgentId(outcome.getAgentId())
@@ -106,6 +113,7 @@ public final class ClassifyTopology {
                 .setFailedAt(outcome.getClassifiedAt())
                 .setDueAt(outcome.getClassifiedAt().plusMillis(delay))
                 .setReason(outcome.getDecision().getReason())
+                .setAction(outcome.getDecision().getAction())
                 .setAgentResult(outcome.getAgentResult())
                 .setNodeFinished(outcome.getNodeFinished())
                 .build();
@@ -173,9 +181,15 @@ public final class ClassifyTopology {
                 + (event.getTimestamp() != null ? String.valueOf(event.getTimestamp().toEpochMilli()) : "@" + position);
     }
 
-    /** A verdict and, for a retry, its delay. */
-    private record Scheduled(Classifier.Verdict verdict, Backoff.Delay delay) {
+    /** A verdict and, for a retry, its delay and how it is to be run. */
+    private record Scheduled(Classifier.Verdict verdict, Backoff.Delay delay, RetryAction action) {
+        Scheduled(Classifier.Verdict verdict) {
+            this(verdict, null, null);
+        }
     }
+
+    /** The rule of a retry handed back at once because a daily window is exhausted. */
+    public static final String DAILY_LIMIT_SWITCH = "policy.daily-limit=switch";
 
     /**
      * The delay of a retry; a retry that would wait longer than the policy's maximum (a provider asking for
@@ -185,18 +199,27 @@ public final class ClassifyTopology {
                                       RetryPolicy policy, Instant now, Random random) {
         PolicyDecision decision = verdict.decision();
         if (decision == null || decision.handling() != ErrorHandling.RETRY) {
-            return new Scheduled(verdict, null);
+            return new Scheduled(verdict);
+        }
+        Optional<DailyWindow> daily = policy.dailyLimit() == DailyLimit.SWITCH ? DailyWindow.exhausted(rateLimit, now)
+                : Optional.empty();
+        if (daily.isPresent()) {
+            PolicyDecision switched = new PolicyDecision(ErrorHandling.RETRY, DAILY_LIMIT_SWITCH, decision.reason(),
+                    decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), null);
+            return new Scheduled(new Classifier.Verdict(verdict.resultType(), verdict.code(), verdict.category(),
+                    verdict.reason(), switched), new Backoff.Delay(Duration.ZERO, daily.get().why()),
+                    RetryAction.SWITCH_PROVIDER);
         }
         Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit, now, random);
         if (delay.duration().compareTo(policy.maxDelay()) <= 0) {
-            return new Scheduled(verdict, delay);
+            return new Scheduled(verdict, delay, RetryAction.WAIT);
         }
         PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, DELAY_OUT_OF_RANGE,
                 DELAY_OUT_OF_RANGE + ": " + delay.why() + " is longer than retry.max.delay.ms "
                         + policy.maxDelay().toMillis(),
                 decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), StopReason.ERROR);
         return new Scheduled(new Classifier.Verdict(verdict.resultType(), verdict.code(), verdict.category(),
-                verdict.reason(), stop), null);
+                verdict.reason(), stop));
     }
 
     private static ClassifiedOutcome.Builder outcome(String taskId, String resultId, int attempt, Scheduled scheduled,
@@ -216,7 +239,7 @@ public final class ClassifyTopology {
             outcome.setDecision(Decision.newBuilder().setHandling(decision.handling()).setRule(decision.rule())
                     .setReason(decision.reason()).setConsecutiveFailures(decision.consecutiveFailures())
                     .setTotalFailures(decision.totalFailures()).setMaxRetries(decision.maxRetries())
-                    .setStopReason(decision.stopReason()).build());
+                    .setStopReason(decision.stopReason()).setAction(scheduled.action()).build());
         }
         if (scheduled.delay() != null) {
             outcome.setRetryDelayMs(scheduled.delay().duration().toMillis()).setRetryDelayReason(scheduled.delay().why());
