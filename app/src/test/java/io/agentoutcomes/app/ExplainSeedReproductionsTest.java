@@ -97,4 +97,20 @@ class ExplainSeedReproductionsTest {
         assertThat(waiting.at("/decision/action").asText()).isEqualTo("WAIT");
         assertThat(waiting.at("/retry/delayMs").asLong()).isEqualTo(43_200_000L);
     }
+
+    @Test
+    void seed004RequiredFieldsAreRejectedNamingTheField() throws Exception {
+        JsonNode failure = explain("{\"status\":\"failure\",\"agentId\":\"a\",\"error\":\"boom\"}", "--key", "pr-1");
+        JsonNode success = explain("{\"status\":\"success\",\"agentId\":\"a\",\"metrics\":{\"durationMs\":1,"
+                + "\"filesProcessed\":1}}", "--key", "pr-1");
+        JsonNode finding = explain("{\"status\":\"success\",\"agentId\":\"a\",\"metrics\":{\"durationMs\":1,"
+                + "\"filesProcessed\":1},\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"message\":\"m\"}]}",
+                "--key", "pr-1");
+
+        assertThat(failure.at("/meta/exit").asInt()).isEqualTo(3);
+        assertThat(failure.at("/rejected/reason").asText()).isEqualTo("missing-field");
+        assertThat(failure.at("/rejected/message").asText()).startsWith("failureStage is required when status is failure");
+        assertThat(success.at("/rejected/message").asText()).startsWith("findings is required when status is success");
+        assertThat(finding.at("/rejected/message").asText()).isEqualTo("findings[0].sourceAgent is required");
+    }
 }
