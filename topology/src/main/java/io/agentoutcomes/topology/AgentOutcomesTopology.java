@@ -15,7 +15,6 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Named;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
@@ -54,11 +53,9 @@ public final class AgentOutcomesTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics);
         Intake intake = Intake.build(builder, topics);
-        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
+        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy,
+                nodeOutcomes -> ReplayTopology.build(builder, topics, nodeOutcomes, replayLimits));
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
-        ReplayTopology.build(builder, topics,
-                outcomes.filter((taskId, outcome) -> outcome.getNodeFinished() != null, Named.as("node-outcomes")),
-                replayLimits);
         if (analytics.enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
                     analytics.grace());

@@ -94,9 +94,12 @@ public final class TimelinePage {
             NodeAttempt latest = node.getAttempts().get(node.getAttempts().size() - 1);
             String type = latest.getResultType().name().toLowerCase(Locale.ROOT);
             String stopped = stopLabel(node.getStopReason());
+            // A permanent or compensatable failure is final by its type; the pipeline's stop only changes what a
+            // retryable one means, so only there it joins the step's title.
+            String stoppedTitle = latest.getResultType() == StepResultType.RETRYABLE_FAILURE ? stopped : null;
             html.append("<li class=\"step\" data-node=\"").append(escape(node.getNodeId())).append("\"><details><summary>")
                     .append("Node ").append(escape(node.getNodeId())).append(" · ").append(type)
-                    .append(stopped == null ? "" : " · stopped: " + stopped).append("</summary>")
+                    .append(stoppedTitle == null ? "" : " · stopped: " + stoppedTitle).append("</summary>")
                     .append("<table><tr><th>Result type</th><td>").append(type).append("</td></tr>")
                     .append(stopped == null ? "" : "<tr><th>Stopped by the pipeline</th><td class=\"stop-reason\">"
                             + stopped + "</td></tr>")

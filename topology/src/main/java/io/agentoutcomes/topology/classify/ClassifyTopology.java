@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -54,6 +55,17 @@ public final class ClassifyTopology {
     /** Adds classification and routing; returns every classified outcome, for the stages that follow. */
     public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
                                                            RetryPolicy policy) {
+        return build(builder, topics, intake, policy, nodeOutcomes -> { });
+    }
+
+    /**
+     * As above; {@code beforeRouting} gets the outcomes of node events before anything writes them to a topic. Kafka
+     * Streams frees a record's raw source bytes once the record reaches a sink, and a stage that may reject a record
+     * (the replay fold) must come first, or the rejection it writes to {@code rejected-input} would have no key or value.
+     */
+    public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
+                                                           RetryPolicy policy,
+                                                           Consumer<KStream<String, ClassifiedOutcome>> beforeRouting) {
         for (String store : List.of(AGENT_TASKS_STORE, NODE_TASKS_STORE)) {
             builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), Serdes.String(),
                     AvroSerde.specific(TaskAttempts.class).configured(topics.serdeConfig, false)));
@@ -64,6 +76,7 @@ public final class ClassifyTopology {
         KStream<String, ClassifiedOutcome> nodeOutcomes = intake.nodeFinished().process(
                 () -> new TaskClassifier<>(policy, NODE_TASKS, NODE_TASKS_STORE), Named.as("classify-node-finished"),
                 NODE_TASKS_STORE);
+        beforeRouting.accept(nodeOutcomes);
         KStream<String, ClassifiedOutcome> outcomes = agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes"));
         route(outcomes, topics, policy.tiers());
         return outcomes;
