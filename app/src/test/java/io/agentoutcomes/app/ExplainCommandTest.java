@@ -44,12 +44,12 @@ class ExplainCommandTest {
         assertThat(answer.at("/canonical/dialect").asText()).isEqualTo("VAT_ENVELOPE");
         assertThat(answer.at("/canonical/outcome/type").asText()).isEqualTo("Failure");
         assertThat(answer.at("/canonical/outcome/error/code").asText()).isEqualTo("llm-rate-limit");
-        assertThat(answer.get("classification")).isEqualTo(JSON.readTree("{\"taskId\":\"task-9\",\"attempt\":0,"
+        assertThat(answer.get("classification")).isEqualTo(JSON.readTree("{\"taskId\":\"task-9\",\"attempt\":0,\"attemptFrom\":\"first attempt\","
                 + "\"resultType\":\"RETRYABLE_FAILURE\",\"errorCode\":\"llm-rate-limit\",\"errorCategory\":\"RATE_LIMIT\","
                 + "\"reason\":\"llm-rate-limit\"}"));
         assertThat(answer.get("decision")).isEqualTo(JSON.readTree("{\"handling\":\"RETRY\","
                 + "\"rule\":\"default policy, code llm-rate-limit\",\"reason\":\"Rate_limit error, retrying (1/5)\","
-                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null}"));
+                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null,\"action\":\"WAIT\"}"));
         assertThat(answer.get("retry")).isEqualTo(JSON.readTree("{\"delayMs\":5000,\"why\":\"backoff 5000 ms x 2^0\","
                 + "\"tier\":\"5s\",\"nextAttempt\":1}"));
     }

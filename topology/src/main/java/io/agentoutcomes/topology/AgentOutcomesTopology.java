@@ -53,9 +53,9 @@ public final class AgentOutcomesTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics, inputLimits);
         Intake intake = Intake.build(builder, topics, inputLimits);
-        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy);
+        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy,
+                nodeOutcomes -> ReplayTopology.build(builder, topics, nodeOutcomes, replayLimits));
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
-        ReplayTopology.build(builder, topics, intake, replayLimits);
         if (analytics.enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
                     analytics.grace());

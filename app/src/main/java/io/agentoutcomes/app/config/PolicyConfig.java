@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
+import io.agentoutcomes.topology.classify.DailyLimit;
 import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -35,6 +36,7 @@ import java.util.stream.Collectors;
  * backoff.multiplier=2   backoff.jitter=0.2
  * retry.tiers=1s,5s,30s   (default: one per backoff base and the cap, then "long")
  * retry.max.delay.ms=86400000   (a longer wait is a stop: dead-letter, rule delay-out-of-range)
+ * policy.daily-limit=switch | wait   (an exhausted daily rate-limit window: retry now on another provider, or wait)
  * retry.scheduler.interval.ms=20   retry.scheduler.max.per.check=10000
  * </pre>
  */
@@ -68,8 +70,10 @@ public final class PolicyConfig {
             throw new ConfigLoader.ConfigError("retry.scheduler.max.per.check must be between 1 and 1000000, was " + maxPerCheck);
         }
         Duration maxDelay = Duration.ofMillis(number(sorted, "retry.max.delay.ms", RetryPolicy.DEFAULT_MAX_DELAY.toMillis()));
+        DailyLimit dailyLimit = dailyLimit(sorted.getOrDefault("policy.daily-limit", "switch"));
         unknownKeys(sorted, agents.keySet());
-        return new RetryPolicy(new Classifier(global, agents), backoff, tiers, maxDelay, interval, (int) maxPerCheck);
+        return new RetryPolicy(new Classifier(global, agents), backoff, tiers, maxDelay, interval, (int) maxPerCheck,
+                dailyLimit);
     }
 
     /**
@@ -192,6 +196,7 @@ public final class PolicyConfig {
                 continue;
             }
             boolean known = key.equals("policy.preset") || key.equals("policy.max.retries")
+                    || key.equals("policy.daily-limit")
                     || key.startsWith("policy.category.") || key.startsWith("policy.code.") || key.startsWith("policy.agent.")
                     || key.startsWith("backoff.base.") && key.endsWith(".ms") || key.equals("backoff.default.base.ms")
                     || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
@@ -204,6 +209,14 @@ public final class PolicyConfig {
             if (!known) {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }
+        }
+    }
+
+    private static DailyLimit dailyLimit(String value) {
+        try {
+            return DailyLimit.valueOf(value.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError("policy.daily-limit is '" + value + "': expected switch or wait");
         }
     }
 

@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.classify.AttemptCount;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
@@ -98,18 +99,23 @@ public final class ExplainCommand implements Callable<Integer> {
                 .setConsecutiveFailures(failuresBefore).setTotalFailures(failuresBefore).build();
         ObjectNode explanation = JSON.createObjectNode();
         ClassifiedOutcome outcome;
+        AttemptCount count;
         if (nodeFinished) {
             NodeFinished event = NodeFinishedNormalizer.normalize(envelope, context);
             explanation.set("canonical", AvroJson.toJson(event));
             outcome = ClassifyTopology.classify(event, before, policy, now, new Random());
+            count = AttemptCount.of(before, event.getAttempt(), null);
         } else {
             AgentResult result = AgentResultNormalizer.normalize(envelope, context);
             explanation.set("canonical", AvroJson.toJson(result));
             outcome = ClassifyTopology.classify(result, before, policy, now, new Random());
+            count = AttemptCount.of(before, result.getAttempt(),
+                    result.getExecution() == null ? null : result.getExecution().getRetryCount());
         }
         explanation.putObject("classification")
                 .put("taskId", outcome.getTaskId())
                 .put("attempt", outcome.getAttempt())
+                .put("attemptFrom", count.source())
                 .put("resultType", outcome.getResultType().name())
                 .put("errorCode", outcome.getErrorCode())
                 .put("errorCategory", outcome.getErrorCategory() == null ? null : outcome.getErrorCategory().name())

@@ -3,6 +3,7 @@ package io.agentoutcomes.app.http;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeAttempt;
 import io.agentoutcomes.avro.NodeReplay;
+import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.StepResultType;
 import java.time.Instant;
 import java.util.List;
@@ -92,15 +93,22 @@ public final class TimelinePage {
         for (NodeReplay node : state.getNodes()) {
             NodeAttempt latest = node.getAttempts().get(node.getAttempts().size() - 1);
             String type = latest.getResultType().name().toLowerCase(Locale.ROOT);
+            String stopped = stopLabel(node.getStopReason());
+            // A permanent or compensatable failure is final by its type; the pipeline's stop only changes what a
+            // retryable one means, so only there it joins the step's title.
+            String stoppedTitle = latest.getResultType() == StepResultType.RETRYABLE_FAILURE ? stopped : null;
             html.append("<li class=\"step\" data-node=\"").append(escape(node.getNodeId())).append("\"><details><summary>")
-                    .append("Node ").append(escape(node.getNodeId())).append(" · ").append(type).append("</summary>")
+                    .append("Node ").append(escape(node.getNodeId())).append(" · ").append(type)
+                    .append(stoppedTitle == null ? "" : " · stopped: " + stoppedTitle).append("</summary>")
                     .append("<table><tr><th>Result type</th><td>").append(type).append("</td></tr>")
+                    .append(stopped == null ? "" : "<tr><th>Stopped by the pipeline</th><td class=\"stop-reason\">"
+                            + stopped + "</td></tr>")
                     .append("<tr><th>Reason</th><td>").append(latest.getReason() == null ? "—" : escape(latest.getReason()))
                     .append("</td></tr><tr><th>Step index</th><td>")
                     .append(node.getStepIndex() == null ? "—" : node.getStepIndex()).append("</td></tr>")
                     .append("<tr><th>Completed</th><td>").append(node.getCompleted() ? "yes" : "no").append("</td></tr></table>")
                     .append("<table><tr><th>Attempt</th><th>Result type</th><th>Reason</th><th>Duration</th><th>Span</th>")
-                    .append("<th>Parent span</th><th>Finished</th></tr>");
+                    .append("<th>Parent span</th><th>Finished</th><th>Stop</th></tr>");
             for (NodeAttempt attempt : node.getAttempts()) {
                 html.append("<tr><td>").append(attempt.getAttempt()).append("</td><td>")
                         .append(attempt.getResultType().name().toLowerCase(Locale.ROOT))
@@ -109,12 +117,18 @@ public final class TimelinePage {
                         .append(attempt.getDurationMs() == null ? "—" : attempt.getDurationMs() + " ms").append("</td><td>")
                         .append(orDash(attempt.getTraceSpanId())).append("</td><td>").append(orDash(attempt.getParentSpanId()))
                         .append("</td><td>").append(attempt.getFinishedAtMs() == null ? "—"
-                                : Instant.ofEpochMilli(attempt.getFinishedAtMs()).toString()).append("</td></tr>");
+                                : Instant.ofEpochMilli(attempt.getFinishedAtMs()).toString()).append("</td><td>")
+                        .append(orDash(stopLabel(attempt.getStopReason()))).append("</td></tr>");
             }
             html.append("</table></details></li>");
         }
         html.append("</ol>");
         return html.append("</body></html>").toString();
+    }
+
+    /** Seed 002's value of a stop reason ({@code retry_limit}, {@code error}), or null. */
+    private static String stopLabel(StopReason stop) {
+        return stop == null ? null : stop.name().toLowerCase(Locale.ROOT);
     }
 
     /** The list of recent jobs. */

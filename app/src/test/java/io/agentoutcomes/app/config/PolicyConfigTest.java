@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.topology.classify.DailyLimit;
 import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Duration;
@@ -73,5 +74,13 @@ class PolicyConfigTest {
                 "retry.tiers: '5 seconds' is not a duration like 500ms, 5s, 2m or 1h");
         assertThatThrownBy(() -> load(Map.of("policy.maxretries", "3"))).hasMessage(
                 "Unknown setting policy.maxretries (see docs/classification.md)");
+    }
+
+    @Test
+    void dailyLimitSwitchesByDefaultAndCanWait() {
+        assertThat(load(Map.of()).dailyLimit()).isEqualTo(DailyLimit.SWITCH);
+        assertThat(load(Map.of("policy.daily-limit", "wait")).dailyLimit()).isEqualTo(DailyLimit.WAIT);
+        assertThatThrownBy(() -> load(Map.of("policy.daily-limit", "later")))
+                .hasMessage("policy.daily-limit is 'later': expected switch or wait");
     }
 }

@@ -80,14 +80,17 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         if (rateLimit != null) {
             if (rateLimit.getRetryAfterMs() != null && rateLimit.getRetryAfterMs() > providerMinimum) {
                 providerMinimum = rateLimit.getRetryAfterMs();
-                providerWhy = "provider retry_after " + providerMinimum + " ms";
+                providerWhy = "provider retry_after " + providerMinimum + " ms"
+                        + (rateLimit.getRetryAfterHeader() == null ? "" : " (header " + rateLimit.getRetryAfterHeader() + ")");
             }
             for (RateLimitWindow window : rateLimit.getWindows()) {
                 if (window.getRemaining() != null && window.getRemaining() == 0) {
                     long reset = resetIn(window, now);
                     if (reset > providerMinimum) {
                         providerMinimum = reset;
-                        providerWhy = "rate-limit window " + window.getName() + " exhausted, resets in " + reset + " ms";
+                        providerWhy = "rate-limit window " + window.getName() + " exhausted"
+                                + (window.getHeader() == null ? "" : " (header " + window.getHeader() + ")")
+                                + ", resets in " + reset + " ms";
                     }
                 }
             }
@@ -98,7 +101,7 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         return new Delay(Duration.ofMillis(computed), why);
     }
 
-    private static long resetIn(RateLimitWindow window, Instant now) {
+    static long resetIn(RateLimitWindow window, Instant now) {
         long fromResetsIn = window.getResetsInMs() == null ? 0 : window.getResetsInMs();
         // Compared first, not subtracted: a hostile reset time far in the past must not wrap into a long wait.
         long fromResetAt = window.getResetAtMs() == null || window.getResetAtMs() <= now.toEpochMilli() ? 0

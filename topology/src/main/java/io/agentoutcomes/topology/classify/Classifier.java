@@ -10,6 +10,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
 import java.util.Map;
 
@@ -76,6 +77,22 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         PolicyDecision decision = policy.decide(context, rule);
         ResultType type = rule.handling() == ErrorHandling.RETRY ? ResultType.RETRYABLE_FAILURE : ResultType.PERMANENT_FAILURE;
         return new Verdict(type, code, category, error.getMessage() != null ? error.getMessage() : error.getCode(), decision);
+    }
+
+    /**
+     * A failure of a task that was stopped before stops again, with the earlier stop reason: a stop is final, whatever
+     * a later attempt's rule or count would say (seed 000's five attempts are not granted afresh).
+     */
+    public static Verdict keptStopped(Verdict verdict, StopReason earlier) {
+        if (earlier == null || verdict.decision() == null) {
+            return verdict;
+        }
+        PolicyDecision decision = verdict.decision();
+        String label = earlier.name().toLowerCase(java.util.Locale.ROOT);
+        PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, "task stopped before (" + label + ")",
+                ErrorPolicy.stopReasonText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries()),
+                decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), earlier);
+        return new Verdict(verdict.resultType(), verdict.code(), verdict.category(), verdict.reason(), stop);
     }
 
     /** A workflow node's completion: its {@code result_type} decides, the default policy's retry limit applies. */

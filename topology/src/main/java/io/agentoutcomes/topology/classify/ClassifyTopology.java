@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.TaskAttempts;
@@ -18,7 +19,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -54,6 +57,17 @@ public final class ClassifyTopology {
     /** Adds classification and routing; returns every classified outcome, for the stages that follow. */
     public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
                                                            RetryPolicy policy) {
+        return build(builder, topics, intake, policy, nodeOutcomes -> { });
+    }
+
+    /**
+     * As above; {@code beforeRouting} gets the outcomes of node events before anything writes them to a topic. Kafka
+     * Streams frees a record's raw source bytes once the record reaches a sink, and a stage that may reject a record
+     * (the replay fold) must come first, or the rejection it writes to {@code rejected-input} would have no key or value.
+     */
+    public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
+                                                           RetryPolicy policy,
+                                                           Consumer<KStream<String, ClassifiedOutcome>> beforeRouting) {
         for (String store : List.of(AGENT_TASKS_STORE, NODE_TASKS_STORE)) {
             builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), Serdes.String(),
                     AvroSerde.specific(TaskAttempts.class).configured(topics.serdeConfig, false)));
@@ -64,6 +78,7 @@ public final class ClassifyTopology {
         KStream<String, ClassifiedOutcome> nodeOutcomes = intake.nodeFinished().process(
                 () -> new TaskClassifier<>(policy, NODE_TASKS, NODE_TASKS_STORE), Named.as("classify-node-finished"),
                 NODE_TASKS_STORE);
+        beforeRouting.accept(nodeOutcomes);
         KStream<String, ClassifiedOutcome> outcomes = agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes"));
         route(outcomes, topics, policy.tiers());
         return outcomes;
@@ -94,7 +109,12 @@ public final class ClassifyTopology {
     /** What an orchestrator needs to re-run the task. */
     static RetryRequest retryRequest(ClassifiedOutcome outcome, RetryTiers tiers) {
         long delay = outcome.getRetryDelayMs();
+        Optional<DailyWindow> daily = outcome.getDecision().getAction() == RetryAction.SWITCH_PROVIDER
+                && outcome.getAgentResult() != null
+                ? DailyWindow.exhausted(outcome.getAgentResult().getRateLimit(), outcome.getClassifiedAt()) : Optional.empty();
         return RetryRequest.newBuilder()
+                .setExhaustedWindow(daily.map(DailyWindow::name).orElse(null))
+                .setWindowResetAt(daily.map(DailyWindow::resetAt).orElse(null))
                 .setTaskId(outcome.getTaskId())
                 .setResultId(outcome.getResultId())
                 .setAgentId(outcome.getAgentId())
@@ -108,6 +128,7 @@ public final class ClassifyTopology {
                 .setFailedAt(outcome.getClassifiedAt())
                 .setDueAt(outcome.getClassifiedAt().plusMillis(delay))
                 .setReason(outcome.getDecision().getReason())
+                .setAction(outcome.getDecision().getAction())
                 .setAgentResult(outcome.getAgentResult())
                 .setNodeFinished(outcome.getNodeFinished())
                 .build();
@@ -119,9 +140,11 @@ public final class ClassifyTopology {
      */
     public static ClassifiedOutcome classify(AgentResult result, TaskAttempts before, RetryPolicy policy, Instant now,
                                              Random random) {
-        int attempt = Math.max(before.getAttempts(), result.getAttempt());
-        Classifier.Verdict classified = policy.classifier().classify(result, before.getConsecutiveFailures(),
-                before.getTotalFailures());
+        AttemptCount count = AttemptCount.of(before, result.getAttempt(),
+                result.getExecution() == null ? null : result.getExecution().getRetryCount());
+        int attempt = count.attempt();
+        Classifier.Verdict classified = Classifier.keptStopped(policy.classifier().classify(result,
+                count.consecutiveBefore(), count.totalBefore()), before.getStopReason());
         Scheduled scheduled = schedule(classified, attempt, result.getRateLimit(), policy, now, random);
         Classifier.Verdict verdict = scheduled.verdict();
         Integer retryCount = verdict.isFinal() ? attempt : null;
@@ -147,9 +170,10 @@ public final class ClassifyTopology {
     /** As above, for the event read at {@code position} (topic/partition/offset), which identifies it if nothing else does. */
     static ClassifiedOutcome classify(NodeFinished event, String position, TaskAttempts before, RetryPolicy policy,
                                       Instant now, Random random) {
-        int attempt = Math.max(before.getAttempts(), event.getAttempt());
-        Scheduled scheduled = schedule(policy.classifier().classify(event, before.getConsecutiveFailures(),
-                before.getTotalFailures()), attempt, null, policy, now, random);
+        AttemptCount count = AttemptCount.of(before, event.getAttempt(), null);
+        int attempt = count.attempt();
+        Scheduled scheduled = schedule(Classifier.keptStopped(policy.classifier().classify(event, count.consecutiveBefore(),
+                count.totalBefore()), before.getStopReason()), attempt, null, policy, now, random);
         Classifier.Verdict verdict = scheduled.verdict();
         return outcome(nodeTaskId(event), nodeResultId(event, position), attempt, scheduled, now)
                 .setJobId(event.getJobId()).setNodeId(event.getNodeId())
@@ -181,9 +205,15 @@ public final class ClassifyTopology {
                 : reason.substring(0, MAX_REASON_CHARS) + "… (cut, " + reason.length() + " characters)";
     }
 
-    /** A verdict and, for a retry, its delay. */
-    private record Scheduled(Classifier.Verdict verdict, Backoff.Delay delay) {
+    /** A verdict and, for a retry, its delay and how it is to be run. */
+    private record Scheduled(Classifier.Verdict verdict, Backoff.Delay delay, RetryAction action) {
+        Scheduled(Classifier.Verdict verdict) {
+            this(verdict, null, null);
+        }
     }
+
+    /** The rule of a retry handed back at once because a daily window is exhausted. */
+    public static final String DAILY_LIMIT_SWITCH = "policy.daily-limit=switch";
 
     /**
      * The delay of a retry; a retry that would wait longer than the policy's maximum (a provider asking for
@@ -193,18 +223,27 @@ public final class ClassifyTopology {
                                       RetryPolicy policy, Instant now, Random random) {
         PolicyDecision decision = verdict.decision();
         if (decision == null || decision.handling() != ErrorHandling.RETRY) {
-            return new Scheduled(verdict, null);
+            return new Scheduled(verdict);
+        }
+        Optional<DailyWindow> daily = policy.dailyLimit() == DailyLimit.SWITCH ? DailyWindow.exhausted(rateLimit, now)
+                : Optional.empty();
+        if (daily.isPresent()) {
+            PolicyDecision switched = new PolicyDecision(ErrorHandling.RETRY, DAILY_LIMIT_SWITCH, decision.reason(),
+                    decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), null);
+            return new Scheduled(new Classifier.Verdict(verdict.resultType(), verdict.code(), verdict.category(),
+                    verdict.reason(), switched), new Backoff.Delay(Duration.ZERO, daily.get().why()),
+                    RetryAction.SWITCH_PROVIDER);
         }
         Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit, now, random);
         if (delay.duration().compareTo(policy.maxDelay()) <= 0) {
-            return new Scheduled(verdict, delay);
+            return new Scheduled(verdict, delay, RetryAction.WAIT);
         }
         PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, DELAY_OUT_OF_RANGE,
                 DELAY_OUT_OF_RANGE + ": " + delay.why() + " is longer than retry.max.delay.ms "
                         + policy.maxDelay().toMillis(),
                 decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), StopReason.ERROR);
         return new Scheduled(new Classifier.Verdict(verdict.resultType(), verdict.code(), verdict.category(),
-                verdict.reason(), stop), null);
+                verdict.reason(), stop));
     }
 
     private static ClassifiedOutcome.Builder outcome(String taskId, String resultId, int attempt, Scheduled scheduled,
@@ -224,7 +263,7 @@ public final class ClassifyTopology {
             outcome.setDecision(Decision.newBuilder().setHandling(decision.handling()).setRule(decision.rule())
                     .setReason(decision.reason()).setConsecutiveFailures(decision.consecutiveFailures())
                     .setTotalFailures(decision.totalFailures()).setMaxRetries(decision.maxRetries())
-                    .setStopReason(decision.stopReason()).build());
+                    .setStopReason(decision.stopReason()).setAction(scheduled.action()).build());
         }
         if (scheduled.delay() != null) {
             outcome.setRetryDelayMs(scheduled.delay().duration().toMillis()).setRetryDelayReason(scheduled.delay().why());
@@ -232,7 +271,10 @@ public final class ClassifyTopology {
         return outcome;
     }
 
-    /** The task's state after an outcome: counts reset once the task is over, the result id remembered. */
+    /**
+     * The task's state after an outcome, the result id remembered: a stop is kept with its counts; a success, skip or
+     * ignored failure starts the next run afresh (consecutive failures and attempts, not total failures).
+     */
     static TaskAttempts next(TaskAttempts state, ClassifiedOutcome outcome) {
         List<String> recent = new ArrayList<>(state.getRecentResultIds());
         recent.add(outcome.getResultId());
@@ -244,12 +286,20 @@ public final class ClassifyTopology {
             return next.setAttempts(state.getAttempts()).setConsecutiveFailures(state.getConsecutiveFailures())
                     .setTotalFailures(state.getTotalFailures()).build();
         }
+        Decision decision = outcome.getDecision();
+        if (decision != null && decision.getHandling() == ErrorHandling.STOP) {
+            // A stopped task stays stopped: its counts go on and a later failure stops again with the same reason.
+            return next.setAttempts(outcome.getAttempt() + 1).setConsecutiveFailures(decision.getConsecutiveFailures())
+                    .setTotalFailures(decision.getTotalFailures()).setStopReason(decision.getStopReason()).build();
+        }
         if (outcome.getRetryCount() != null) {
-            return next.setAttempts(0).setConsecutiveFailures(0).setTotalFailures(0).build();
+            // Over (a success, a skip, an ignored failure): the next run starts afresh, but total failures are the task's.
+            return next.setAttempts(0).setConsecutiveFailures(0)
+                    .setTotalFailures(decision == null ? state.getTotalFailures() : decision.getTotalFailures()).build();
         }
         return next.setAttempts(outcome.getAttempt() + 1)
-                .setConsecutiveFailures(outcome.getDecision().getConsecutiveFailures())
-                .setTotalFailures(outcome.getDecision().getTotalFailures()).build();
+                .setConsecutiveFailures(decision.getConsecutiveFailures())
+                .setTotalFailures(decision.getTotalFailures()).build();
     }
 
     /** How one kind of completion is identified and classified. */

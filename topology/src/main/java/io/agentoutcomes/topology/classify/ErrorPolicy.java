@@ -141,14 +141,19 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
         }
         String typeLabel = capitalized(label(failure.category()));
         String reason = switch (handling) {
-            case STOP -> String.format(Locale.ROOT, "%s error after %d consecutive failures (max: %d)", typeLabel,
-                    failure.consecutiveFailures(), maxRetries);
+            case STOP -> stopReasonText(failure.category(), failure.consecutiveFailures(), maxRetries);
             case RETRY -> String.format(Locale.ROOT, "%s error, retrying (%d/%d)", typeLabel,
                     failure.consecutiveFailures(), maxRetries);
             case IGNORE -> typeLabel + " error ignored by policy";
         };
         return new PolicyDecision(handling, rule.description(), reason, failure.consecutiveFailures(), failure.totalFailures(),
                 maxRetries, stopReason);
+    }
+
+    /** Seed 002's {@code buildReason} text of a stop. */
+    static String stopReasonText(ErrorCategory category, int consecutiveFailures, int maxRetries) {
+        return String.format(Locale.ROOT, "%s error after %d consecutive failures (max: %d)",
+                capitalized(label(category)), consecutiveFailures, maxRetries);
     }
 
     /** Seed 002's ErrorType value: tool, model, validation, rate_limit, timeout, unknown. */

@@ -11,9 +11,10 @@ import java.util.Map;
  *                           stopped and dead-lettered with rule {@value ClassifyTopology#DELAY_OUT_OF_RANGE}
  * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
  * @param schedulerMaxPerCheck how many due retries one check forwards at most
+ * @param dailyLimit         what a retry does when a provider's daily window is exhausted
  */
 public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
-                          Duration schedulerInterval, int schedulerMaxPerCheck) {
+                          Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit) {
     /** The longest wait by default: a day, the longest rate-limit window providers report. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(1);
 
@@ -22,6 +23,15 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
             throw new IllegalArgumentException("a retry policy needs a non-negative maximum delay, a positive scheduler "
                     + "interval and at least one retry per check");
         }
+        if (dailyLimit == null) {
+            throw new IllegalArgumentException("a retry policy needs a daily-limit handling");
+        }
+    }
+
+    /** A policy that switches provider on an exhausted daily window (the default). */
+    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
+                       Duration schedulerInterval, int schedulerMaxPerCheck) {
+        this(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, DailyLimit.SWITCH);
     }
 
     /** Seed 000's default policy and backoff table, default tiers, a day's maximum delay, a 20 ms scheduler check. */
@@ -33,14 +43,18 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
     }
 
     public RetryPolicy withClassifier(Classifier newClassifier) {
-        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck);
+        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit);
     }
 
     public RetryPolicy withMaxDelay(Duration newMaxDelay) {
-        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, schedulerInterval, schedulerMaxPerCheck);
+        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit);
     }
 
     public RetryPolicy withScheduler(Duration interval, int maxPerCheck) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, interval, maxPerCheck);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, interval, maxPerCheck, dailyLimit);
+    }
+
+    public RetryPolicy withDailyLimit(DailyLimit newDailyLimit) {
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, newDailyLimit);
     }
 }

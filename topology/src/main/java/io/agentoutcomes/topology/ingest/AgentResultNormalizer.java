@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Dialect;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Set;
@@ -36,7 +37,7 @@ public final class AgentResultNormalizer {
         Dialect dialect = dialectOf(root, context);
         AgentResult.Builder result = switch (dialect) {
             case VAT_ENVELOPE -> VatEnvelope.toCanonical(root);
-            case FLATAGENTS -> FlatAgentsResult.toCanonical(root);
+            case FLATAGENTS -> FlatAgentsResult.toCanonical(root, context.timestamp() == null ? Instant.EPOCH : context.timestamp());
             case REVIEW_AGENT -> ReviewAgentResult.toCanonical(root);
             case NATIVE -> throw new InvalidInputException(UNKNOWN_DIALECT,
                     "dialect NATIVE is Avro: publish it to the Avro topic, not as JSON");

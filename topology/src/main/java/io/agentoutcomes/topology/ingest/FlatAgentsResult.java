@@ -15,6 +15,8 @@ import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -26,12 +28,16 @@ final class FlatAgentsResult {
     private FlatAgentsResult() {
     }
 
-    static AgentResult.Builder toCanonical(JsonFields root) {
+    /** @param resultTime the result's time: provider reset times in its headers become waits from it */
+    static AgentResult.Builder toCanonical(JsonFields root, Instant resultTime) {
         String finishReason = root.text("finish_reason");
+        JsonFields provider = root.object("provider_data");
+        Map<String, String> rawHeaders = provider == null ? Map.of() : provider.stringMap("raw_headers");
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setMetadata(root.jsonText("metadata"))
-                .setRateLimit(rateLimit(root.object("rate_limit")))
-                .setProviderData(providerData(root.object("provider_data")));
+                // Read from the headers as received, before redaction keeps only the ones Kafka may see.
+                .setRateLimit(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")), rawHeaders, resultTime))
+                .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {
             return canonical.setOutcome(Failure.newBuilder().setError(error(root)).setFinishReason(finishReason).build());

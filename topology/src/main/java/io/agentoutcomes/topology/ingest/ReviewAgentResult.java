@@ -18,9 +18,14 @@ import java.util.Locale;
 /**
  * Seed 004's {@code AgentResult}: status {@code success} (findings), {@code failure} (error message, failure stage,
  * partial findings) or {@code skipped} (reason), with {@code agentId} and {@code metrics}. Seed 004 failures carry
- * a message but no error code: their code is {@value #NO_CODE}.
+ * a message but no error code: their code is {@value #NO_CODE}. Validated as seed 004's Zod schema (FR-025) does:
+ * {@code metrics} (with {@code durationMs} and {@code filesProcessed}) always, {@code findings} on success,
+ * {@code error} and {@code failureStage} on failure, {@code reason} on skip, and in every finding {@code severity},
+ * {@code file}, {@code message} and {@code sourceAgent}; a violation is rejected naming the field.
  */
 final class ReviewAgentResult {
+    /** Seed 004's {@code AgentMetricsSchema}: what every result's metrics must hold. */
+    private static final List<String> REQUIRED_METRICS = List.of("durationMs", "filesProcessed");
     /** The error code of a failure that gives none. */
     static final String NO_CODE = "unknown";
 
@@ -33,23 +38,30 @@ final class ReviewAgentResult {
         if (agentId != null) {
             canonical.setAgentId(agentId);
         }
-        JsonFields metrics = root.object("metrics");
-        if (metrics != null) {
-            canonical.setExecution(execution(metrics))
-                    .setMetadata(JsonFields.jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
-        }
         String status = root.requiredText("status");
-        return switch (status) {
-            case "success" -> canonical.setOutcome(Success.newBuilder().setFindings(findings(root, "findings")).build());
+        canonical = switch (status) {
+            case "success" -> canonical.setOutcome(Success.newBuilder().setFindings(findings(root, "findings", true)).build());
             case "failure" -> canonical.setOutcome(Failure.newBuilder()
                     .setError(ErrorInfo.newBuilder().setCode(NO_CODE).setMessage(errorMessage(root)).build())
                     .setStage(stage(root))
-                    .setPartialFindings(findings(root, "partialFindings"))
+                    .setPartialFindings(findings(root, "partialFindings", false))
                     .build());
             case "skipped" -> canonical.setOutcome(Skipped.newBuilder().setReason(root.requiredText("reason")).build());
             default -> throw new InvalidInputException(WRONG_TYPE, "status is '" + status
                     + "': expected success, failure or skipped");
         };
+        JsonFields metrics = root.object("metrics");
+        if (metrics == null) {
+            throw new InvalidInputException(MISSING_FIELD, "metrics is required (seed 004: every result carries its metrics)");
+        }
+        for (String required : REQUIRED_METRICS) {
+            if (!metrics.has(required)) {
+                throw new InvalidInputException(MISSING_FIELD, metrics.at(required) + " is required");
+            }
+        }
+        metrics.count("filesProcessed");
+        return canonical.setExecution(execution(metrics))
+                .setMetadata(JsonFields.jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
     }
 
     private static String errorMessage(JsonFields root) {
@@ -63,7 +75,8 @@ final class ReviewAgentResult {
     private static FailureStage stage(JsonFields root) {
         String stage = root.text("failureStage");
         if (stage == null) {
-            return null;
+            throw new InvalidInputException(MISSING_FIELD, "failureStage is required when status is failure: "
+                    + "preflight, exec or postprocess");
         }
         return switch (stage) {
             case "preflight" -> FailureStage.PREFLIGHT;
@@ -82,7 +95,11 @@ final class ReviewAgentResult {
                 .build();
     }
 
-    private static List<Finding> findings(JsonFields root, String name) {
+    /** @param required whether the list must be there (seed 004: {@code findings} on success; {@code partialFindings} defaults to []) */
+    private static List<Finding> findings(JsonFields root, String name, boolean required) {
+        if (required && !root.has(name)) {
+            throw new InvalidInputException(MISSING_FIELD, name + " is required when status is success (it may be empty)");
+        }
         return root.objects(name, finding -> Finding.newBuilder()
                 .setSeverity(severity(finding))
                 .setFile(finding.requiredText("file"))
@@ -91,7 +108,7 @@ final class ReviewAgentResult {
                 .setMessage(finding.requiredText("message"))
                 .setSuggestion(finding.text("suggestion"))
                 .setRuleId(finding.text("ruleId"))
-                .setSourceAgent(finding.text("sourceAgent"))
+                .setSourceAgent(finding.requiredText("sourceAgent"))
                 .setFingerprint(finding.text("fingerprint"))
                 .setMetadata(finding.jsonText("metadata"))
                 .build());

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.NodeAttempt;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.NodeReplay;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.StopReason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,6 +35,16 @@ public final class ReplayState {
 
     /** The state after one more event. */
     public static JobReplayState apply(JobReplayState state, NodeFinished event, Instant eventTime) {
+        return apply(state, event, eventTime, null);
+    }
+
+    /**
+     * The state after one more event and the pipeline's decision on it: {@code stop} is the stop reason when the
+     * pipeline stopped the attempt (its retries ran out, or the policy forbade one), else null. A stop is kept on the
+     * attempt even when the event itself repeats one already folded (a runner that numbers no attempts), so the state
+     * stays a function of the set of events and decisions.
+     */
+    public static JobReplayState apply(JobReplayState state, NodeFinished event, Instant eventTime, StopReason stop) {
         NodeAttempt attempt = NodeAttempt.newBuilder()
                 .setAttempt(event.getAttempt())
                 .setResultType(event.getResultType() == null ? StepResultType.SUCCESS : event.getResultType())
@@ -43,6 +54,7 @@ public final class ReplayState {
                 .setTraceSpanId(event.getTraceSpanId())
                 .setParentSpanId(event.getParentSpanId())
                 .setFinishedAtMs(event.getTimestamp() == null ? null : event.getTimestamp().toEpochMilli())
+                .setStopReason(stop)
                 .build();
         Map<String, NodeReplay> nodes = new LinkedHashMap<>();
         state.getNodes().forEach(node -> nodes.put(node.getNodeId(), NodeReplay.newBuilder(node).build()));
@@ -51,14 +63,19 @@ public final class ReplayState {
             node.setStepIndex(event.getStepIndex());
         }
         List<NodeAttempt> attempts = new ArrayList<>(node.getAttempts());
-        if (attempts.stream().anyMatch(a -> a.getAttempt() == attempt.getAttempt()
-                && a.getResultType() == attempt.getResultType())) {
-            return state;
+        int same = sameAttempt(attempts, attempt);
+        if (same >= 0) {
+            if (stop == null || attempts.get(same).getStopReason() != null) {
+                return state;
+            }
+            attempts.set(same, NodeAttempt.newBuilder(attempts.get(same)).setStopReason(stop).build());
+        } else {
+            attempts.add(attempt);
         }
-        attempts.add(attempt);
         attempts.sort(Comparator.comparingInt(NodeAttempt::getAttempt).thenComparing(a -> a.getResultType().ordinal()));
         node.setAttempts(attempts);
         node.setCompleted(attempts.stream().anyMatch(a -> a.getResultType() == StepResultType.SUCCESS));
+        node.setStopReason(node.getCompleted() ? null : attempts.get(attempts.size() - 1).getStopReason());
 
         Map<String, String> payloads = new LinkedHashMap<>(state.getPayloadResults());
         if (attempt.getResultType() == StepResultType.SUCCESS && event.getPayloadResults() != null
@@ -67,6 +84,16 @@ public final class ReplayState {
         }
         Instant updated = state.getUpdatedAt() == null || eventTime.isAfter(state.getUpdatedAt()) ? eventTime : state.getUpdatedAt();
         return derive(state.getJobId(), nodes.values(), payloads, updated);
+    }
+
+    private static int sameAttempt(List<NodeAttempt> attempts, NodeAttempt attempt) {
+        for (int i = 0; i < attempts.size(); i++) {
+            if (attempts.get(i).getAttempt() == attempt.getAttempt()
+                    && attempts.get(i).getResultType() == attempt.getResultType()) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The payload of the latest successful attempt wins, whatever the arrival order. */
@@ -105,7 +132,10 @@ public final class ReplayState {
                 .mapToLong(a -> a.getFinishedAtMs() == null ? Long.MAX_VALUE : a.getFinishedAtMs()).min().orElse(Long.MAX_VALUE);
     }
 
-    /** FAILED if a node's latest attempt failed permanently, COMPENSATION_PENDING if compensatable, else RUNNING. */
+    /**
+     * FAILED if a node's latest attempt failed permanently or is a retryable failure the pipeline stopped (seed 001
+     * §3: a retryable failure that is not retried fails the job), COMPENSATION_PENDING if compensatable, else RUNNING.
+     */
     private static JobStatus status(List<NodeReplay> nodes) {
         boolean compensation = false;
         for (NodeReplay node : nodes) {
@@ -113,7 +143,8 @@ public final class ReplayState {
                 continue;
             }
             NodeAttempt latest = node.getAttempts().get(node.getAttempts().size() - 1);
-            if (latest.getResultType() == StepResultType.PERMANENT_FAILURE) {
+            if (latest.getResultType() == StepResultType.PERMANENT_FAILURE
+                    || latest.getResultType() == StepResultType.RETRYABLE_FAILURE && latest.getStopReason() != null) {
                 return JobStatus.FAILED;
             }
             compensation |= latest.getResultType() == StepResultType.COMPENSATABLE_FAILURE;

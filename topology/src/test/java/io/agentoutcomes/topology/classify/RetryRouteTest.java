@@ -13,6 +13,8 @@ import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
@@ -103,7 +105,7 @@ class RetryRouteTest {
         assertThat(outcome.getErrorCategory()).isEqualTo(ErrorCategory.RATE_LIMIT);
         assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.RETRY)
                 .setRule("default policy, code llm-rate-limit").setReason("Rate_limit error, retrying (1/5)")
-                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(5).build());
+                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(5).setAction(RetryAction.WAIT).build());
         assertThat(outcome.getRetryDelayMs()).isEqualTo(5_000L);
         assertThat(outcome.getRetryCount()).isNull();
 
@@ -227,6 +229,22 @@ class RetryRouteTest {
         assertThat(deadLetter.readValuesToList()).extracting(ClassifiedOutcome::getResultId).containsExactly("r-max", "r-2312");
         driver.advanceWallClockTime(Duration.ofDays(2));
         assertThat(ready.isEmpty()).isTrue();
+    }
+
+    @Test
+    void seed003AnExhaustedDailyWindowIsOnRetryReadyAtOnceWithTheWindowAndItsReset() {
+        start(RetryPolicy.defaults());
+        publish(failure("r-1", "rate_limit", RateLimitState.newBuilder().setLimited(true).setWindows(List.of(
+                RateLimitWindow.newBuilder().setName("tokens_per_day").setRemaining(0L).setResetsInMs(43_200_000L)
+                        .build())).build()));
+
+        List<RetryRequest> due = ready.readValuesToList();
+        assertThat(due).hasSize(1);
+        assertThat(due.get(0).getAction()).isEqualTo(RetryAction.SWITCH_PROVIDER);
+        assertThat(due.get(0).getExhaustedWindow()).isEqualTo("tokens_per_day");
+        assertThat(due.get(0).getWindowResetAt()).isEqualTo(T0.plus(Duration.ofHours(12)));
+        assertThat(due.get(0).getDelayMs()).isZero();
+        assertThat(deadLetter.isEmpty()).isTrue();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.JobStatus;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.StopReason;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,16 +36,24 @@ class ReplayStateTest {
         return state;
     }
 
-    @ParameterizedTest(name = "{0}: completes {1}, payload updated {2}, job {3}")
+    /** Seed 001 §5's table, and §3's "a retryable failure that is not retried fails the job" (the pipeline's stop). */
+    @ParameterizedTest(name = "{0}, pipeline stop {4}: completes {1}, payload updated {2}, job {3}")
     @CsvSource({
-        "SUCCESS, true, true, RUNNING",
-        "RETRYABLE_FAILURE, false, false, RUNNING",
-        "PERMANENT_FAILURE, false, false, FAILED",
-        "COMPENSATABLE_FAILURE, false, false, COMPENSATION_PENDING",
+        "SUCCESS, true, true, RUNNING,",
+        "RETRYABLE_FAILURE, false, false, RUNNING,",
+        "PERMANENT_FAILURE, false, false, FAILED,",
+        "COMPENSATABLE_FAILURE, false, false, COMPENSATION_PENDING,",
+        "RETRYABLE_FAILURE, false, false, FAILED, RETRY_LIMIT",
+        "RETRYABLE_FAILURE, false, false, FAILED, ERROR",
+        "PERMANENT_FAILURE, false, false, FAILED, ERROR",
+        "COMPENSATABLE_FAILURE, false, false, COMPENSATION_PENDING, ERROR",
     })
-    void seed001ReplayTable(StepResultType type, boolean completes, boolean payloadUpdated, JobStatus status) {
-        JobReplayState state = fold(List.of(event("n0", 0, 0, StepResultType.SUCCESS, "{\"n0\":1}"),
-                event("n1", 1, 0, type, "{\"n1\":2}")));
+    void seed001ReplayTable(StepResultType type, boolean completes, boolean payloadUpdated, JobStatus status,
+                            StopReason stop) {
+        NodeFinished n1 = event("n1", 1, 0, type, "{\"n1\":2}");
+        JobReplayState state = ReplayState.apply(fold(List.of(event("n0", 0, 0, StepResultType.SUCCESS, "{\"n0\":1}"))),
+                n1, n1.getTimestamp(), stop);
+        assertThat(state.getNodes().get(1).getStopReason()).isEqualTo(stop);
 
         assertThat(state.getCompletedNodeIds().contains("n1")).isEqualTo(completes);
         assertThat(state.getPayloadResults().containsKey("n1")).isEqualTo(payloadUpdated);
@@ -56,6 +65,31 @@ class ReplayStateTest {
             assertThat(a.getDurationMs()).isEqualTo(10L);
             assertThat(a.getTraceSpanId()).isEqualTo("span-n10");
         });
+    }
+
+    @Test
+    void seed001AStopOfTheSameEventFailsTheJobWhicheverArrivesFirst() {
+        NodeFinished failure = event("n0", 0, 0, StepResultType.RETRYABLE_FAILURE, null);
+        JobReplayState empty = ReplayState.empty("job-1");
+
+        JobReplayState stopFirst = ReplayState.apply(ReplayState.apply(empty, failure, T, StopReason.RETRY_LIMIT), failure, T);
+        JobReplayState stopLast = ReplayState.apply(ReplayState.apply(empty, failure, T), failure, T, StopReason.RETRY_LIMIT);
+
+        assertThat(stopFirst).isEqualTo(stopLast);
+        assertThat(stopLast.getStatus()).isEqualTo(JobStatus.FAILED);
+        assertThat(stopLast.getNodes().get(0).getAttempts()).singleElement()
+                .satisfies(a -> assertThat(a.getStopReason()).isEqualTo(StopReason.RETRY_LIMIT));
+    }
+
+    @Test
+    void seed001AStoppedNodeThatLaterSucceedsIsCompletedAndTheJobRunsAgain() {
+        JobReplayState stopped = ReplayState.apply(ReplayState.empty("job-1"),
+                event("n0", 0, 4, StepResultType.RETRYABLE_FAILURE, null), T, StopReason.RETRY_LIMIT);
+        JobReplayState done = ReplayState.apply(stopped, event("n0", 0, 5, StepResultType.SUCCESS, "{}"), T);
+
+        assertThat(stopped.getStatus()).isEqualTo(JobStatus.FAILED);
+        assertThat(done.getStatus()).isEqualTo(JobStatus.RUNNING);
+        assertThat(done.getNodes().get(0).getStopReason()).isNull();
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.JobStatus;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
@@ -73,6 +74,36 @@ class ReplayTopologyTest {
         KeyValueStore<String, ValueAndTimestamp<JobReplayState>> store = driver.getTimestampedKeyValueStore(ReplayTopology.STORE);
         assertThat(store.get("job-1").value()).isEqualTo(last);
         assertThat(topics.replayState.cleanup()).isEqualTo(Topics.Cleanup.COMPACT);
+    }
+
+    @Test
+    void seed001ARetryableFailureWhoseRetriesRanOutFailsTheJobWithTheStopReasonOnTheNode() {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            events.pipeInput("job-1", NodeFinished.newBuilder(event("n1", 1, StepResultType.RETRYABLE_FAILURE))
+                    .setAttempt(attempt).setReason("timeout").build(), T.plusSeconds(attempt));
+        }
+
+        List<JobReplayState> published = states.readValuesToList();
+        assertThat(published).extracting(JobReplayState::getStatus).containsExactly(JobStatus.RUNNING, JobStatus.RUNNING,
+                JobStatus.RUNNING, JobStatus.RUNNING, JobStatus.FAILED);
+        JobReplayState last = published.get(4);
+        assertThat(last.getNodes().get(0).getStopReason()).isEqualTo(StopReason.RETRY_LIMIT);
+        assertThat(last.getNodes().get(0).getAttempts()).extracting(a -> a.getStopReason())
+                .containsExactly(null, null, null, null, StopReason.RETRY_LIMIT);
+        assertThat(driver.getTimestampedKeyValueStore(ReplayTopology.STORE).get("job-1")).extracting(v -> 
+                ((JobReplayState) v.value()).getStatus()).isEqualTo(JobStatus.FAILED);
+    }
+
+    @Test
+    void seed001RetryableFailuresWithoutAttemptNumbersFailTheJobOnceThePipelineStopsThem() {
+        for (int i = 0; i < 5; i++) {
+            events.pipeInput("job-1", NodeFinished.newBuilder(event("n1", 1, StepResultType.RETRYABLE_FAILURE))
+                    .setReason("timeout " + i).build(), T.plusSeconds(i));
+        }
+
+        JobReplayState last = states.readValuesToList().stream().reduce((a, b) -> b).orElseThrow();
+        assertThat(last.getStatus()).isEqualTo(JobStatus.FAILED);
+        assertThat(last.getNodes().get(0).getStopReason()).isEqualTo(StopReason.RETRY_LIMIT);
     }
 
     @Test

@@ -1,0 +1,202 @@
+package io.agentoutcomes.topology.ingest;
+
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Seed 003's {@code build_rate_limit_state}: a provider's rate-limit response headers as a {@link RateLimitState}.
+ * {@code retry-after-ms}, else {@code retry-after} (seconds, or an HTTP date); OpenAI
+ * {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}} (resets as durations: {@code 20ms}, {@code 6m30s});
+ * Anthropic {@code anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}} (resets
+ * as RFC 3339 times); Cerebras {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}-{minute,hour,day}}
+ * (resets in seconds). Times are turned into waits against the result's time, so a result explains the same whenever
+ * it is processed. A header whose value does not parse is left out: a provider's odd header must not lose the result.
+ * Pure.
+ */
+public final class ProviderRateLimitHeaders {
+    private static final Pattern CEREBRAS = Pattern.compile("x-ratelimit-(limit|remaining|reset)-(requests|tokens)-(minute|hour|day)");
+    private static final Pattern OPENAI = Pattern.compile("x-ratelimit-(limit|remaining|reset)-(requests|tokens)");
+    private static final Pattern ANTHROPIC = Pattern.compile(
+            "anthropic-ratelimit-(requests|tokens|input-tokens|output-tokens)-(limit|remaining|reset)");
+    private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
+    /** Longer values are not numbers or times any provider sends; they are left out unparsed. */
+    private static final int MAX_VALUE_CHARS = 64;
+
+    private ProviderRateLimitHeaders() {
+    }
+
+    /**
+     * The envelope's rate-limit state completed from the headers: windows where it has none, the wait where it gives
+     * none; null when neither says anything.
+     *
+     * @param envelope   the envelope's own {@code rate_limit}, or null
+     * @param rawHeaders the response headers as received (before redaction), any case
+     * @param resultTime the result's time, against which reset times become waits
+     */
+    public static RateLimitState complete(RateLimitState envelope, Map<String, String> rawHeaders, Instant resultTime) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        rawHeaders.forEach((name, value) -> {
+            if (name != null && value != null && value.length() <= MAX_VALUE_CHARS) {
+                headers.put(name.toLowerCase(Locale.ROOT).trim(), value.trim());
+            }
+        });
+        RateLimitState.Builder state = envelope == null ? RateLimitState.newBuilder() : RateLimitState.newBuilder(envelope);
+        boolean changed = false;
+        if (state.getRetryAfterMs() == null) {
+            changed = retryAfter(headers, resultTime, state);
+        }
+        if (envelope == null || envelope.getWindows().isEmpty()) {
+            List<RateLimitWindow> windows = windows(headers, resultTime);
+            if (!windows.isEmpty()) {
+                state.setWindows(windows);
+                state.setLimited(state.getLimited() || windows.stream().anyMatch(w -> Long.valueOf(0).equals(w.getRemaining())));
+                changed = true;
+            }
+        }
+        return envelope == null && !changed ? null : state.build();
+    }
+
+    private static boolean retryAfter(Map<String, String> headers, Instant resultTime, RateLimitState.Builder state) {
+        String ms = headers.get("retry-after-ms");
+        Long millis = ms == null ? null : millis(ms, 1);
+        String header = "retry-after-ms: " + ms;
+        if (millis == null && headers.containsKey("retry-after")) {
+            String value = headers.get("retry-after");
+            millis = millis(value, 1000);
+            if (millis == null) {
+                millis = untilHttpDate(value, resultTime);
+            }
+            header = "retry-after: " + value;
+        }
+        if (millis == null) {
+            return false;
+        }
+        state.setRetryAfterMs(millis).setRetryAfterHeader(header);
+        return true;
+    }
+
+    private static List<RateLimitWindow> windows(Map<String, String> headers, Instant resultTime) {
+        Map<String, RateLimitWindow.Builder> windows = new LinkedHashMap<>();
+        headers.forEach((name, value) -> {
+            Matcher cerebras = CEREBRAS.matcher(name);
+            Matcher openai = OPENAI.matcher(name);
+            Matcher anthropic = ANTHROPIC.matcher(name);
+            if (cerebras.matches()) {
+                String resource = cerebras.group(2);
+                set(window(windows, resource + "_per_" + cerebras.group(3), resource), cerebras.group(1), name, value,
+                        millis(value, 1000), resultTime);
+            } else if (openai.matches()) {
+                String resource = openai.group(2);
+                set(window(windows, resource, resource), openai.group(1), name, value, duration(value), resultTime);
+            } else if (anthropic.matches()) {
+                String resource = anthropic.group(1).replace('-', '_');
+                Long until = untilRfc3339(value, resultTime);
+                set(window(windows, resource, resource), anthropic.group(2), name, value, until, resultTime);
+            }
+        });
+        List<RateLimitWindow> built = new ArrayList<>();
+        windows.values().forEach(window -> built.add(window.build()));
+        return built;
+    }
+
+    private static RateLimitWindow.Builder window(Map<String, RateLimitWindow.Builder> windows, String name, String resource) {
+        return windows.computeIfAbsent(name, n -> RateLimitWindow.newBuilder().setName(n).setResource(resource));
+    }
+
+    /** One header into its window: a count, or a reset as a wait from the result's time. */
+    private static void set(RateLimitWindow.Builder window, String part, String name, String value, Long resetInMs,
+                            Instant resultTime) {
+        switch (part) {
+            case "limit" -> window.setLimit(count(value));
+            case "remaining" -> {
+                Long remaining = count(value);
+                window.setRemaining(remaining);
+                if (remaining != null) {
+                    window.setHeader(name + ": " + value);
+                }
+            }
+            case "reset" -> {
+                if (resetInMs != null) {
+                    window.setResetsInMs(resetInMs).setResetAtMs(saturatedAdd(resultTime.toEpochMilli(), resetInMs));
+                }
+            }
+            default -> throw new IllegalStateException("unknown header part " + part);
+        }
+    }
+
+    private static Long count(String value) {
+        return millis(value, 1);
+    }
+
+    /** A non-negative decimal number times {@code factor}, saturated at Long.MAX_VALUE; null if not a number. */
+    private static Long millis(String value, long factor) {
+        try {
+            BigDecimal number = new BigDecimal(value);
+            if (number.signum() < 0) {
+                return null;
+            }
+            BigDecimal scaled = number.multiply(BigDecimal.valueOf(factor));
+            return scaled.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0 ? Long.MAX_VALUE : scaled.longValue();
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** OpenAI's reset durations: {@code 20ms}, {@code 1s}, {@code 6m30s}, {@code 1h2m3.5s}. */
+    private static Long duration(String value) {
+        Matcher part = DURATION_PART.matcher(value);
+        long total = 0;
+        int end = 0;
+        while (part.find() && part.start() == end) {
+            long factor = switch (part.group(2)) {
+                case "ms" -> 1;
+                case "s" -> 1_000;
+                case "m" -> 60_000;
+                default -> 3_600_000;
+            };
+            Long millis = millis(part.group(1), factor);
+            total = saturatedAdd(total, millis);
+            end = part.end();
+        }
+        return end == value.length() && end > 0 ? total : null;
+    }
+
+    private static Long untilRfc3339(String value, Instant resultTime) {
+        try {
+            return until(OffsetDateTime.parse(value).toInstant(), resultTime);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    private static Long untilHttpDate(String value, Instant resultTime) {
+        try {
+            return until(ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant(), resultTime);
+        } catch (DateTimeParseException e) {
+            return null;
+        }
+    }
+
+    /** The wait from the result's time to a reset; 0 for a reset already past. */
+    private static long until(Instant reset, Instant resultTime) {
+        return reset.isAfter(resultTime) ? reset.toEpochMilli() - resultTime.toEpochMilli() : 0;
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+}
