@@ -119,7 +119,8 @@ final class HostileCorpus {
                 rejected("duration-1e10000000", AGENT_JSON, "{\"status\":\"success\",\"execution\":{\"durationMs\":1e10000000}}",
                         "out-of-range", "wrong-type"),
                 rejected("unknown-severity", AGENT_JSON, "{\"status\":\"success\",\"agentId\":\"hostile-agent\",\"findings\":"
-                        + "[{\"severity\":\"catastrophic\",\"message\":\"m\"}]}", "wrong-type", "out-of-range"),
+                        + "[{\"severity\":\"catastrophic\",\"message\":\"m\",\"sourceAgent\":\"hostile-agent\"}],"
+                        + "\"metrics\":{\"durationMs\":1,\"filesProcessed\":1}}", "wrong-type", "out-of-range"),
                 HostileCase.of("unknown-result-type", MixedLoad.json(NODE_JSON, "hostile-job-rt", time,
                         "{\"job_id\":\"hostile-job-rt\",\"node_id\":\"n1\",\"result_type\":\"exploded\"}"),
                         Rejected.because("wrong-type", "out-of-range")),

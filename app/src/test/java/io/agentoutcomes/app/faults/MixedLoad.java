@@ -112,7 +112,7 @@ final class MixedLoad {
                         ResultType.RETRYABLE_FAILURE, true));
                 case 8 -> batch.add(review(time, task, resultId, input + output, cost,
                         "\"status\":\"success\",\"findings\":[{\"severity\":\"warning\",\"file\":\"a.ts\",\"line\":" + i
-                                + ",\"message\":\"unused\"}]", ResultType.SUCCESS));
+                                + ",\"message\":\"unused\",\"sourceAgent\":\"" + REVIEW_AGENT + "\"}]", ResultType.SUCCESS));
                 case 9 -> batch.add(review(time, task, resultId, input + output, cost,
                         "\"status\":\"failure\",\"error\":\"linter crashed\",\"failureStage\":\"exec\"",
                         ResultType.PERMANENT_FAILURE));
@@ -137,7 +137,7 @@ final class MixedLoad {
             }
         }
         String id = run + "-clock-" + c;
-        batch.add(review(time, "task-" + id, "r-" + id, 2, new BigDecimal("0.000001"), "\"status\":\"success\"",
+        batch.add(review(time, "task-" + id, "r-" + id, 2, new BigDecimal("0.000001"), "\"status\":\"success\",\"findings\":[]",
                 ResultType.SUCCESS));
         return batch;
     }
@@ -185,7 +185,7 @@ final class MixedLoad {
     private ProducerRecord<byte[], byte[]> review(long time, String task, String resultId, long tokens, BigDecimal cost,
                                                   String body, ResultType type) {
         String json = "{\"resultId\":\"" + resultId + "\",\"agentId\":\"" + REVIEW_AGENT + "\"," + body
-                + ",\"metrics\":{\"durationMs\":40,\"tokensUsed\":" + tokens + ",\"estimatedCostUsd\":"
+                + ",\"metrics\":{\"durationMs\":40,\"filesProcessed\":1,\"tokensUsed\":" + tokens + ",\"estimatedCostUsd\":"
                 + cost.toPlainString() + "}}";
         tallyAgent(resultId, time, REVIEW_AGENT, "unknown", "unknown", type, 0, 0, tokens, cost, false);
         return json(topics.agentResultsJson(), task, time, json);
