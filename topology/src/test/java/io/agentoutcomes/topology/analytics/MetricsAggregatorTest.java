@@ -18,11 +18,17 @@ import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.topology.classify.Classifier;
+import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.ErrorPolicy;
+import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class MetricsAggregatorTest {
@@ -101,6 +107,23 @@ class MetricsAggregatorTest {
 
         assertThat(metrics.getCompletions()).isEqualTo(Map.of("PERMANENT_FAILURE", 1L));
         assertThat(metrics.getDeadLetters()).isEqualTo(Map.of("ERROR", 1L));
+    }
+
+    @Test
+    void seed002AnIgnoredFailureIsCountedUnderItsOwnTypeNotAsAPermanentFailure() {
+        AgentResult toolError = AgentResult.newBuilder().setResultId("r").setAgentId("agent-1").setTaskId("t")
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("event-rejected").build()).build())
+                .build();
+        RetryPolicy ignoring = RetryPolicy.defaults().withClassifier(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of()));
+        ClassifiedOutcome ignored = ClassifyTopology.classify(toolError, TaskAttempts.newBuilder().build(), ignoring,
+                Instant.EPOCH, new Random(1));
+
+        AgentMetrics metrics = MetricsAggregator.add(MetricsAggregator.empty(KEY), ignored);
+
+        assertThat(metrics.getCompletions()).isEqualTo(Map.of("IGNORED_FAILURE", 1L));
+        assertThat(metrics.getIgnoredFailures()).isEqualTo(1);
+        assertThat(metrics.getDeadLetters()).isEmpty();
+        assertThat(metrics.getRetryCounts()).isEqualTo(Map.of("0", 1L));
     }
 
     @Test

@@ -273,6 +273,22 @@ class RetryRouteTest {
     }
 
     @Test
+    void seed002AnIgnoredFailureIsTypedIgnoredFailureAndTreatedAsANonError() {
+        start(RetryPolicy.defaults().withClassifier(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of())));
+        publish(failure("r-1", "event-rejected", null));
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getResultType()).isEqualTo(ResultType.IGNORED_FAILURE);
+        assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.IGNORE)
+                .setRule("ignore-tool-errors policy, category tool").setReason("Tool error ignored by policy")
+                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(0).build());
+        assertThat(outcome.getRetryCount()).isZero();
+        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        assertThat(ready.isEmpty()).isTrue();
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
     void nodeFinishedFailuresAreRetriedStoppedOrSentToCompensation() {
         start(RetryPolicy.defaults());
         nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
