@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Decision;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
@@ -156,9 +157,14 @@ public final class ClassifyTopology {
             execution.setRetryCount(retryCount);
             copy.setExecution(execution);
         }
-        return outcome(result.getTaskId(), result.getResultId(), attempt, scheduled, now)
+        ClassifiedOutcome outcome = outcome(result.getTaskId(), result.getResultId(), attempt, scheduled, now)
                 .setAgentId(result.getAgentId()).setJobId(result.getJobId()).setNodeId(result.getNodeId())
                 .setRetryCount(retryCount).setAgentResult(copy).build();
+        if (outcome.getDecision() != null && result.getOutcome() instanceof Failure failure) {
+            // Seed 002's ErrorContext: the decision names the tool that failed, as its evaluation context does.
+            outcome.getDecision().setToolName(failure.getError().getToolName());
+        }
+        return outcome;
     }
 
     /** The classified outcome of a workflow node's completion (task {@code jobId/nodeId}), given its task's state. */

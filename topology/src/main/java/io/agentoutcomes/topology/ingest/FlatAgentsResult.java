@@ -62,6 +62,8 @@ final class FlatAgentsResult {
                 .setMessage(fields.text("message"))
                 .setStatusCode(fields.smallCount("status_code"))
                 .setRetryable(fields.bool("retryable"))
+                // Seed 002's ErrorContext names the failed tool; snake case as seed 003 spells fields, or seed 002's own.
+                .setToolName(fields.text("tool_name") != null ? fields.text("tool_name") : fields.text("toolName"))
                 .build();
     }
 

@@ -289,6 +289,21 @@ class RetryRouteTest {
     }
 
     @Test
+    void seed002TheDecisionOnAToolErrorCarriesTheToolNameOfItsErrorContext() {
+        start(RetryPolicy.defaults());
+        AgentResult toolError = failure("r-1", "event-unavailable", null);
+        ((Failure) toolError.getOutcome()).getError().setToolName("search");
+        publish(toolError);
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.RETRY)
+                .setRule("default policy, code event-unavailable").setReason("Tool error, retrying (1/5)")
+                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(5).setAction(RetryAction.WAIT)
+                .setToolName("search").build());
+        assertThat(((Failure) outcome.getAgentResult().getOutcome()).getError().getToolName()).isEqualTo("search");
+    }
+
+    @Test
     void nodeFinishedFailuresAreRetriedStoppedOrSentToCompensation() {
         start(RetryPolicy.defaults());
         nodeFinished.pipeInput("job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")

@@ -68,6 +68,17 @@ class Seed003FlatAgentsTest {
     }
 
     @Test
+    void seed002TheToolNameOfAToolErrorIsKeptInTheErrorContext() {
+        AgentResult snakeCase = publish("{\"error\":{\"code\":\"tool_error\",\"message\":\"search failed\","
+                + "\"tool_name\":\"search\"}}");
+        AgentResult camelCase = publish("{\"error\":{\"code\":\"tool_error\",\"toolName\":\"fetch\"}}");
+
+        assertThat(snakeCase).isEqualTo(expected().setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
+                .setCode("tool_error").setMessage("search failed").setToolName("search").build()).build()).build());
+        assertThat(((Failure) camelCase.getOutcome()).getError().getToolName()).isEqualTo("fetch");
+    }
+
+    @Test
     void rateLimitedFailureWithEverySeedExample() {
         AgentResult result = publish("{\"output\":null,\"content\":null,\"usage\":" + USAGE + ",\"cost\":" + COST
                 + ",\"metadata\":{\"state\":\"analyze\"},\"finish_reason\":\"error\",\"error\":" + ERROR
