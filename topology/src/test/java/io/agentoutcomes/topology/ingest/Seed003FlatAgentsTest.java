@@ -79,6 +79,16 @@ class Seed003FlatAgentsTest {
     }
 
     @Test
+    void seed003OutputAndContentSentAlongsideAnErrorAreKept() {
+        AgentResult result = publish("{\"output\":{\"partial\":[1,2]},\"content\":\"I found two of three\","
+                + "\"finish_reason\":\"length\",\"error\":{\"code\":\"context_length\"}}");
+
+        assertThat(result).isEqualTo(expected().setOutcome(Failure.newBuilder()
+                .setError(ErrorInfo.newBuilder().setCode("context_length").build()).setFinishReason("length")
+                .setData("{\"partial\":[1,2]}").setContent("I found two of three").build()).build());
+    }
+
+    @Test
     void rateLimitedFailureWithEverySeedExample() {
         AgentResult result = publish("{\"output\":null,\"content\":null,\"usage\":" + USAGE + ",\"cost\":" + COST
                 + ",\"metadata\":{\"state\":\"analyze\"},\"finish_reason\":\"error\",\"error\":" + ERROR
