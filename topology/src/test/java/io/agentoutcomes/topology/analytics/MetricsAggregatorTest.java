@@ -126,6 +126,26 @@ class MetricsAggregatorTest {
         assertThat(metrics.getRetryCounts()).isEqualTo(Map.of("0", 1L));
     }
 
+    private static ClassifiedOutcome withConfidence(ResultType type, Double confidence) {
+        ClassifiedOutcome outcome = type == ResultType.SUCCESS ? success(null)
+                : outcome(type, null, null, null, io.agentoutcomes.avro.InProgress.newBuilder().build());
+        outcome.getAgentResult().setConfidence(confidence);
+        return outcome;
+    }
+
+    @Test
+    void seed000TheAnalyticsCarryAConfidenceDistributionPerAgent() {
+        AgentMetrics metrics = MetricsAggregator.empty(KEY);
+        for (Double confidence : new Double[] {0.65, 0.98, 0.6, 1.0, 0.0, null}) {
+            metrics = MetricsAggregator.add(metrics, withConfidence(ResultType.SUCCESS, confidence));
+        }
+        metrics = MetricsAggregator.add(metrics, withConfidence(ResultType.IN_PROGRESS, 0.5));
+
+        assertThat(metrics.getConfidenceBuckets()).isEqualTo(Map.of("0.6-0.7", 2L, "0.9-1.0", 2L, "0.0-0.1", 1L));
+        AgentMetrics merged = MetricsAggregator.merge(metrics, metrics);
+        assertThat(merged.getConfidenceBuckets()).isEqualTo(Map.of("0.6-0.7", 4L, "0.9-1.0", 4L, "0.0-0.1", 2L));
+    }
+
     @Test
     void retriesAreCountedOncePerAttemptAndTheRetryCountOnTheFinalOutcome() {
         AgentMetrics metrics = MetricsAggregator.empty(KEY);
