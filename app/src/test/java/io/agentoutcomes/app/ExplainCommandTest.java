@@ -49,9 +49,22 @@ class ExplainCommandTest {
                 + "\"reason\":\"llm-rate-limit\"}"));
         assertThat(answer.get("decision")).isEqualTo(JSON.readTree("{\"handling\":\"RETRY\","
                 + "\"rule\":\"default policy, code llm-rate-limit\",\"reason\":\"Rate_limit error, retrying (1/5)\","
-                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null,\"action\":\"WAIT\"}"));
+                + "\"consecutiveFailures\":1,\"totalFailures\":1,\"maxRetries\":5,\"stopReason\":null,\"action\":\"WAIT\",\"toolName\":null}"));
         assertThat(answer.get("retry")).isEqualTo(JSON.readTree("{\"delayMs\":5000,\"why\":\"backoff 5000 ms x 2^0\","
                 + "\"tier\":\"5s\",\"nextAttempt\":1}"));
+    }
+
+    @Test
+    void seed000ExplainShowsTheConfidenceRuleThatDecided() throws Exception {
+        JsonNode answer = explain("{\"status\":\"success\",\"data\":{\"breed\":\"Maine Coon\"},\"confidence\":0.65}",
+                "--header", "agent-id=photo-analyzer", "--key", "task-9", "-p", "policy.confidence.retry-below=0.8");
+
+        assertThat(answer.at("/classification/resultType").asText()).isEqualTo("SUCCESS");
+        assertThat(answer.get("confidence")).isEqualTo(JSON.readTree("{\"confidence\":0.65,\"threshold\":0.8,"
+                + "\"action\":\"RETRY\",\"rule\":\"policy.confidence.retry-below=0.8\","
+                + "\"reason\":\"Confidence 0.65 below 0.8, retrying (1/5)\"}"));
+        assertThat(answer.at("/decision/rule").asText()).isEqualTo("policy.confidence.retry-below=0.8");
+        assertThat(answer.at("/retry/nextAttempt").asInt()).isEqualTo(1);
     }
 
     @Test

@@ -57,6 +57,7 @@ public final class Topics {
     public static final String RETRY_READY = "retry-ready";
     public static final String DEAD_LETTER = "dead-letter";
     public static final String COMPENSATIONS = "compensations";
+    public static final String VERIFICATIONS = "verifications";
     public static final String REPLAY_STATE = "replay-state";
     public static final String AGENT_METRICS_1M = "agent-metrics-1m";
     public static final String AGENT_METRICS_1H = "agent-metrics-1h";
@@ -76,6 +77,8 @@ public final class Topics {
     public final Topic<String, RetryRequest> retryReady;
     public final Topic<String, ClassifiedOutcome> deadLetter;
     public final Topic<String, ClassifiedOutcome> compensations;
+    /** Successes below {@code policy.confidence.verify-below}, for another agent to verify (seed 000). */
+    public final Topic<String, ClassifiedOutcome> verifications;
     public final Topic<String, JobReplayState> replayState;
     public final Topic<String, AgentMetrics> agentMetrics1m;
     public final Topic<String, AgentMetrics> agentMetrics1h;
@@ -109,6 +112,7 @@ public final class Topics {
         retryReady = avro(prefix + RETRY_READY, RetryRequest.class, serdeConfig);
         deadLetter = avro(prefix + DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
         compensations = avro(prefix + COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
+        verifications = avro(prefix + VERIFICATIONS, ClassifiedOutcome.class, serdeConfig);
         Topic<String, JobReplayState> replay = avro(prefix + REPLAY_STATE, JobReplayState.class, serdeConfig);
         replayState = new Topic<>(replay.name(), replay.keySerde(), replay.valueSerde(), Cleanup.COMPACT, replay.valueSchema());
         agentMetrics1m = avro(prefix + AGENT_METRICS_1M, AgentMetrics.class, serdeConfig);
@@ -120,7 +124,7 @@ public final class Topics {
         List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
                 continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
-        all.addAll(List.of(retryReady, deadLetter, compensations, replayState, agentMetrics1m, agentMetrics1h));
+        all.addAll(List.of(retryReady, deadLetter, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h));
         return all;
     }
 

@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
+import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
 import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
@@ -37,6 +38,7 @@ import java.util.stream.Collectors;
  * retry.tiers=1s,5s,30s   (default: one per backoff base and the cap, then "long")
  * retry.max.delay.ms=86400000   (a longer wait is a stop: dead-letter, rule delay-out-of-range)
  * policy.daily-limit=switch | wait   (an exhausted daily rate-limit window: retry now on another provider, or wait)
+ * policy.confidence.retry-below=0.8   policy.confidence.verify-below=0.9   (seed 000; off unless set)
  * retry.scheduler.interval.ms=20   retry.scheduler.max.per.check=10000
  * </pre>
  */
@@ -71,9 +73,11 @@ public final class PolicyConfig {
         }
         Duration maxDelay = Duration.ofMillis(number(sorted, "retry.max.delay.ms", RetryPolicy.DEFAULT_MAX_DELAY.toMillis()));
         DailyLimit dailyLimit = dailyLimit(sorted.getOrDefault("policy.daily-limit", "switch"));
+        ConfidencePolicy confidence = new ConfidencePolicy(threshold(sorted, ConfidencePolicy.RETRY_BELOW_CONFIG),
+                threshold(sorted, ConfidencePolicy.VERIFY_BELOW_CONFIG));
         unknownKeys(sorted, agents.keySet());
         return new RetryPolicy(new Classifier(global, agents), backoff, tiers, maxDelay, interval, (int) maxPerCheck,
-                dailyLimit);
+                dailyLimit, confidence);
     }
 
     /**
@@ -197,6 +201,7 @@ public final class PolicyConfig {
             }
             boolean known = key.equals("policy.preset") || key.equals("policy.max.retries")
                     || key.equals("policy.daily-limit")
+                    || key.equals(ConfidencePolicy.RETRY_BELOW_CONFIG) || key.equals(ConfidencePolicy.VERIFY_BELOW_CONFIG)
                     || key.startsWith("policy.category.") || key.startsWith("policy.code.") || key.startsWith("policy.agent.")
                     || key.startsWith("backoff.base.") && key.endsWith(".ms") || key.equals("backoff.default.base.ms")
                     || key.equals("backoff.cap.ms") || key.equals("backoff.multiplier") || key.equals("backoff.jitter")
@@ -210,6 +215,18 @@ public final class PolicyConfig {
                 throw new ConfigLoader.ConfigError("Unknown setting " + key + " (see docs/classification.md)");
             }
         }
+    }
+
+    /** A confidence threshold (0..1), or null when not set: the confidence rules are opt-in. */
+    private static Double threshold(Map<String, String> settings, String key) {
+        if (!settings.containsKey(key)) {
+            return null;
+        }
+        double threshold = decimal(settings, key, 0);
+        if (!(threshold >= 0 && threshold <= 1)) {
+            throw new ConfigLoader.ConfigError(key + " must be between 0 and 1, was " + threshold);
+        }
+        return threshold;
     }
 
     private static DailyLimit dailyLimit(String value) {

@@ -121,6 +121,8 @@ public final class ExplainCommand implements Callable<Integer> {
                 .put("errorCategory", outcome.getErrorCategory() == null ? null : outcome.getErrorCategory().name())
                 .put("reason", outcome.getReason());
         explanation.set("decision", AvroJson.toJson(outcome.getDecision()));
+        // The confidence rule that decided a success (seed 000), when one applied.
+        explanation.set("confidence", AvroJson.toJson(outcome.getConfidenceCheck()));
         if (outcome.getRetryDelayMs() != null) {
             long delay = outcome.getRetryDelayMs();
             explanation.putObject("retry")

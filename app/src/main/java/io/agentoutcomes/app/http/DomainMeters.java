@@ -28,6 +28,7 @@ public final class DomainMeters {
     private final MultiGauge retries;
     private final MultiGauge deadLetters;
     private final MultiGauge duration;
+    private final MultiGauge confidence;
 
     public DomainMeters(MeterRegistry registry, Supplier<List<AgentMetrics>> totals, int maxLabelSets) {
         this.totals = totals;
@@ -41,6 +42,8 @@ public final class DomainMeters {
                 .register(registry);
         duration = MultiGauge.builder("agent_outcomes_duration_ms").description("Duration quantiles in milliseconds")
                 .register(registry);
+        confidence = MultiGauge.builder("agent_outcomes_confidence")
+                .description("Completions by reported confidence, in tenths (seed 000)").register(registry);
     }
 
     /** Reads the totals again; call before a scrape. While they cannot be read completely, the meters keep their values. */
@@ -57,6 +60,7 @@ public final class DomainMeters {
         List<MultiGauge.Row<?>> retryRows = new ArrayList<>();
         List<MultiGauge.Row<?>> deadLetterRows = new ArrayList<>();
         List<MultiGauge.Row<?>> durationRows = new ArrayList<>();
+        List<MultiGauge.Row<?>> confidenceRows = new ArrayList<>();
         for (AgentMetrics m : rows) {
             Tags tags = Tags.of("agent", m.getAgentId(), "model", m.getModel(), "provider", m.getProvider());
             m.getCompletions().forEach((type, count) -> resultRows.add(MultiGauge.Row.of(tags.and("result_type", type), count)));
@@ -72,6 +76,7 @@ public final class DomainMeters {
             costRows.add(MultiGauge.Row.of(tags.and("part", "cache_write"), m.getCostCacheWrite().doubleValue()));
             retryRows.add(MultiGauge.Row.of(tags, m.getRetries()));
             m.getDeadLetters().forEach((reason, count) -> deadLetterRows.add(MultiGauge.Row.of(tags.and("stop_reason", reason), count)));
+            m.getConfidenceBuckets().forEach((bucket, count) -> confidenceRows.add(MultiGauge.Row.of(tags.and("bucket", bucket), count)));
             if (m.getDurationP50Ms() != null) {
                 durationRows.add(MultiGauge.Row.of(tags.and("quantile", "0.5"), m.getDurationP50Ms()));
                 durationRows.add(MultiGauge.Row.of(tags.and("quantile", "0.95"), m.getDurationP95Ms()));
@@ -84,6 +89,7 @@ public final class DomainMeters {
         retries.register(retryRows, true);
         deadLetters.register(deadLetterRows, true);
         duration.register(durationRows, true);
+        confidence.register(confidenceRows, true);
     }
 
     /** The most expensive label sets up to the cap; the rest merged into one {@value #OTHER} set. */

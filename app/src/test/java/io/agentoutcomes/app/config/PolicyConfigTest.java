@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
 import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -28,6 +29,17 @@ class PolicyConfigTest {
         assertThat(policy.backoff().cap()).isEqualTo(Duration.ofSeconds(30));
         assertThat(policy.tiers().names()).containsExactly("1s", "2s", "5s", "10s", "30s", "long");
         assertThat(policy.schedulerInterval()).isEqualTo(Duration.ofMillis(20));
+    }
+
+    @Test
+    void seed000ConfidenceThresholdsAreOptInSettings() {
+        assertThat(load(Map.of()).confidence()).isEqualTo(ConfidencePolicy.off());
+        assertThat(load(Map.of(ConfidencePolicy.RETRY_BELOW_CONFIG, "0.8", ConfidencePolicy.VERIFY_BELOW_CONFIG, "0.9"))
+                .confidence()).isEqualTo(new ConfidencePolicy(0.8, 0.9));
+        assertThatThrownBy(() -> load(Map.of(ConfidencePolicy.RETRY_BELOW_CONFIG, "80"))).hasMessage(
+                "policy.confidence.retry-below must be between 0 and 1, was 80.0");
+        assertThatThrownBy(() -> load(Map.of("policy.confidence.retry-above", "0.9"))).hasMessageStartingWith(
+                "Unknown setting policy.confidence.retry-above");
     }
 
     @Test

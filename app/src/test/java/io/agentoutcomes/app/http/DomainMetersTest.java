@@ -36,4 +36,18 @@ class DomainMetersTest {
         assertThat(registry.find("agent_outcomes_cost_usd").tag("agent", DomainMeters.OTHER).tag("part", "total").gauge()
                 .value()).isEqualTo(6.000003);
     }
+
+    @Test
+    void seed000TheConfidenceDistributionPerAgentIsAMeter() {
+        AgentMetrics photo = totals("photo-analyzer", "0.1");
+        photo.setConfidenceBuckets(java.util.Map.of("0.6-0.7", 2L, "0.9-1.0", 5L));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(photo), 10);
+
+        meters.refresh();
+
+        assertThat(registry.find("agent_outcomes_confidence").tag("agent", "photo-analyzer").tag("bucket", "0.6-0.7")
+                .gauge().value()).isEqualTo(2.0);
+        assertThat(registry.find("agent_outcomes_confidence").tag("bucket", "0.9-1.0").gauge().value()).isEqualTo(5.0);
+    }
 }

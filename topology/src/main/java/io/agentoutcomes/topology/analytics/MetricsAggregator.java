@@ -69,6 +69,7 @@ public final class MetricsAggregator {
         copy.setRetryCounts(new HashMap<>(copy.getRetryCounts()));
         copy.setDeadLetters(new HashMap<>(copy.getDeadLetters()));
         copy.setContinuationStops(new HashMap<>(copy.getContinuationStops()));
+        copy.setConfidenceBuckets(new HashMap<>(copy.getConfidenceBuckets()));
         return copy;
     }
 
@@ -94,6 +95,10 @@ public final class MetricsAggregator {
         }
         if (outcome.getRetryCount() != null) {
             target.getRetryCounts().merge(String.valueOf(outcome.getRetryCount()), 1L, Long::sum);
+        }
+        Double confidence = outcome.getAgentResult() == null ? null : outcome.getAgentResult().getConfidence();
+        if (confidence != null && type != ResultType.IN_PROGRESS) {
+            target.getConfidenceBuckets().merge(confidenceBucket(confidence), 1L, Long::sum);
         }
         ExecutionMetadata execution = outcome.getAgentResult() == null ? null : outcome.getAgentResult().getExecution();
         if (execution == null) {
@@ -136,6 +141,7 @@ public final class MetricsAggregator {
         next.setRetryCounts(sum(a.getRetryCounts(), b.getRetryCounts()));
         next.setDeadLetters(sum(a.getDeadLetters(), b.getDeadLetters()));
         next.setContinuationStops(sum(a.getContinuationStops(), b.getContinuationStops()));
+        next.setConfidenceBuckets(sum(a.getConfidenceBuckets(), b.getConfidenceBuckets()));
         addTokens(next, new TokenNormalizer.Tokens(b.getInputTokens(), b.getOutputTokens(), b.getCacheReadTokens(),
                 b.getCacheWriteTokens(), b.getTotalTokens(), b.getApiCalls()));
         next.setCostTotal(a.getCostTotal().add(b.getCostTotal()));
@@ -148,6 +154,15 @@ public final class MetricsAggregator {
         next.setDurationSketch(DurationSketch.encode(sketch));
         next.setDurationCount(a.getDurationCount() + b.getDurationCount());
         return next;
+    }
+
+    /**
+     * The tenth a confidence (0..1) falls in, as {@code 0.6-0.7}; 1.0 is in {@code 0.9-1.0}. Decimal, so 0.7 is in
+     * {@code 0.7-0.8} although {@code 0.7 * 10} is not 7 in binary floating point.
+     */
+    static String confidenceBucket(double confidence) {
+        int tenth = Math.min(9, BigDecimal.valueOf(confidence).movePointRight(1).intValue());
+        return tenth == 9 ? "0.9-1.0" : "0." + tenth + "-0." + (tenth + 1);
     }
 
     /** The aggregate with its duration percentiles read from the sketch (null when it holds no duration). */

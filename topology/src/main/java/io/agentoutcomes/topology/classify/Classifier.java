@@ -27,7 +27,8 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
     /**
      * The classification of one completion.
      *
-     * @param resultType what happened: a failure's type says whether its rule allowed a retry, before the retry limit
+     * @param resultType what happened: a failure's type says whether its rule allowed a retry (before the retry limit),
+     *                   ignored it (seed 002: a non-error) or stopped
      * @param code       the canonical code of a failure, else null
      * @param category   the seed 002 category of a failure, else null
      * @param reason     why: the error message or code, the skip reason, or the outcome
@@ -75,7 +76,11 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         ErrorPolicy policy = policyFor(result.getAgentId());
         ErrorPolicy.Rule rule = policy.rule(context);
         PolicyDecision decision = policy.decide(context, rule);
-        ResultType type = rule.handling() == ErrorHandling.RETRY ? ResultType.RETRYABLE_FAILURE : ResultType.PERMANENT_FAILURE;
+        ResultType type = switch (rule.handling()) {
+            case RETRY -> ResultType.RETRYABLE_FAILURE;
+            case IGNORE -> ResultType.IGNORED_FAILURE;
+            case STOP -> ResultType.PERMANENT_FAILURE;
+        };
         return new Verdict(type, code, category, error.getMessage() != null ? error.getMessage() : error.getCode(), decision);
     }
 
@@ -92,7 +97,10 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, "task stopped before (" + label + ")",
                 ErrorPolicy.stopReasonText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries()),
                 decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), earlier);
-        return new Verdict(verdict.resultType(), verdict.code(), verdict.category(), verdict.reason(), stop);
+        // Stopped is stopped: a failure the rule would ignore now is not a non-error for this task.
+        ResultType type = verdict.resultType() == ResultType.IGNORED_FAILURE ? ResultType.PERMANENT_FAILURE
+                : verdict.resultType();
+        return new Verdict(type, verdict.code(), verdict.category(), verdict.reason(), stop);
     }
 
     /** A workflow node's completion: its {@code result_type} decides, the default policy's retry limit applies. */

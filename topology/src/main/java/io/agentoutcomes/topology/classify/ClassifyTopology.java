@@ -2,9 +2,12 @@ package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ConfidenceAction;
+import io.agentoutcomes.avro.ConfidenceCheck;
 import io.agentoutcomes.avro.Decision;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
@@ -94,12 +97,19 @@ public final class ClassifyTopology {
                 .selectKey((taskId, outcome) -> outcome.getJobId() != null ? outcome.getJobId() : taskId,
                         Named.as("compensations-by-job"))
                 .to(topics.compensations.name(), topics.compensations.produced());
+        outcomes.filter((taskId, outcome) -> outcome.getConfidenceCheck() != null
+                        && outcome.getConfidenceCheck().getAction() == ConfidenceAction.VERIFY, Named.as("verify"))
+                .to(topics.verifications.name(), topics.verifications.produced());
         Produced<String, RetryRequest> retryProduced = Produced.with(Serdes.String(),
                 topics.retryReady.valueSerde()).withName("delay-retries");
         outcomes.filter((taskId, outcome) -> outcome.getDecision() != null
                         && outcome.getDecision().getHandling() == ErrorHandling.RETRY, Named.as("retries"))
                 .mapValues(outcome -> retryRequest(outcome, tiers), Named.as("retry-requests"))
                 .to((taskId, retry, context) -> topics.retryDelay.get(retry.getTier()).name(), retryProduced);
+    }
+
+    private static boolean isLowConfidenceRetry(ClassifiedOutcome outcome) {
+        return outcome.getConfidenceCheck() != null && outcome.getConfidenceCheck().getAction() == ConfidenceAction.RETRY;
     }
 
     private static boolean isStop(ClassifiedOutcome outcome) {
@@ -121,7 +131,7 @@ public final class ClassifyTopology {
                 .setJobId(outcome.getJobId())
                 .setNodeId(outcome.getNodeId())
                 .setNextAttempt(outcome.getAttempt() + 1)
-                .setErrorCode(outcome.getErrorCode())
+                .setErrorCode(isLowConfidenceRetry(outcome) ? ConfidencePolicy.LOW_CONFIDENCE : outcome.getErrorCode())
                 .setDelayMs(delay)
                 .setDelayReason(outcome.getRetryDelayReason())
                 .setTier(tiers.tierFor(Duration.ofMillis(delay)).name())
@@ -145,6 +155,16 @@ public final class ClassifyTopology {
         int attempt = count.attempt();
         Classifier.Verdict classified = Classifier.keptStopped(policy.classifier().classify(result,
                 count.consecutiveBefore(), count.totalBefore()), before.getStopReason());
+        int maxRetries = policy.classifier().policyFor(result.getAgentId()).maxRetries();
+        Optional<ConfidencePolicy.Check> confidence = classified.resultType() == ResultType.SUCCESS
+                ? policy.confidence().check(result.getConfidence(), attempt, maxRetries) : Optional.empty();
+        if (confidence.isPresent() && confidence.get().action() == ConfidenceAction.RETRY) {
+            // Seed 000's "retry if confidence < 0.8": a retry like a failure's, on the same attempts, yet not a failure.
+            ConfidencePolicy.Check check = confidence.get();
+            classified = new Classifier.Verdict(classified.resultType(), null, null, classified.reason(),
+                    new PolicyDecision(ErrorHandling.RETRY, check.rule(), check.reason(), count.consecutiveBefore(),
+                            count.totalBefore(), maxRetries, null));
+        }
         Scheduled scheduled = schedule(classified, attempt, result.getRateLimit(), policy, now, random);
         Classifier.Verdict verdict = scheduled.verdict();
         Integer retryCount = verdict.isFinal() ? attempt : null;
@@ -156,9 +176,18 @@ public final class ClassifyTopology {
             execution.setRetryCount(retryCount);
             copy.setExecution(execution);
         }
-        return outcome(result.getTaskId(), result.getResultId(), attempt, scheduled, now)
+        ClassifiedOutcome outcome = outcome(result.getTaskId(), result.getResultId(), attempt, scheduled, now)
                 .setAgentId(result.getAgentId()).setJobId(result.getJobId()).setNodeId(result.getNodeId())
-                .setRetryCount(retryCount).setAgentResult(copy).build();
+                .setRetryCount(retryCount).setAgentResult(copy)
+                .setConfidenceCheck(confidence.map(check -> ConfidenceCheck.newBuilder().setConfidence(check.confidence())
+                        .setThreshold(check.threshold()).setAction(check.action()).setRule(check.rule())
+                        .setReason(check.reason()).build()).orElse(null))
+                .build();
+        if (outcome.getDecision() != null && result.getOutcome() instanceof Failure failure) {
+            // Seed 002's ErrorContext: the decision names the tool that failed, as its evaluation context does.
+            outcome.getDecision().setToolName(failure.getError().getToolName());
+        }
+        return outcome;
     }
 
     /** The classified outcome of a workflow node's completion (task {@code jobId/nodeId}), given its task's state. */
@@ -234,7 +263,9 @@ public final class ClassifyTopology {
                     verdict.reason(), switched), new Backoff.Delay(Duration.ZERO, daily.get().why()),
                     RetryAction.SWITCH_PROVIDER);
         }
-        Backoff.Delay delay = policy.backoff().delay(verdict.code(), attempt, rateLimit, now, random);
+        // A success retried for its confidence has no error code: it waits the default base.
+        Backoff.Delay delay = policy.backoff().delay(verdict.code() == null ? ErrorCode.UNKNOWN : verdict.code(), attempt,
+                rateLimit, now, random);
         if (delay.duration().compareTo(policy.maxDelay()) <= 0) {
             return new Scheduled(verdict, delay, RetryAction.WAIT);
         }

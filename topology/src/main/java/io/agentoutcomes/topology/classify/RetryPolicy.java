@@ -12,9 +12,11 @@ import java.util.Map;
  * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
  * @param schedulerMaxPerCheck how many due retries one check forwards at most
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted
+ * @param confidence         what a success below a confidence threshold gets (seed 000); off by default
  */
 public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
-                          Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit) {
+                          Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit,
+                          ConfidencePolicy confidence) {
     /** The longest wait by default: a day, the longest rate-limit window providers report. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(1);
 
@@ -23,9 +25,16 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
             throw new IllegalArgumentException("a retry policy needs a non-negative maximum delay, a positive scheduler "
                     + "interval and at least one retry per check");
         }
-        if (dailyLimit == null) {
-            throw new IllegalArgumentException("a retry policy needs a daily-limit handling");
+        if (dailyLimit == null || confidence == null) {
+            throw new IllegalArgumentException("a retry policy needs a daily-limit handling and a confidence policy");
         }
+    }
+
+    /** A policy without confidence rules. */
+    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
+                       Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit) {
+        this(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
+                ConfidencePolicy.off());
     }
 
     /** A policy that switches provider on an exhausted daily window (the default). */
@@ -43,18 +52,26 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
     }
 
     public RetryPolicy withClassifier(Classifier newClassifier) {
-        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit);
+        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
+                confidence);
     }
 
     public RetryPolicy withMaxDelay(Duration newMaxDelay) {
-        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit);
+        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
+                confidence);
     }
 
     public RetryPolicy withScheduler(Duration interval, int maxPerCheck) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, interval, maxPerCheck, dailyLimit);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, interval, maxPerCheck, dailyLimit, confidence);
     }
 
     public RetryPolicy withDailyLimit(DailyLimit newDailyLimit) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, newDailyLimit);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, newDailyLimit,
+                confidence);
+    }
+
+    public RetryPolicy withConfidence(ConfidencePolicy newConfidence) {
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
+                newConfidence);
     }
 }

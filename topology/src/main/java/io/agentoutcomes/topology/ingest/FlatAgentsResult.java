@@ -20,7 +20,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Seed 003's {@code AgentResult} (flatagents): snake_case, {@code output}/{@code content}, {@code usage} with cache
+ * Seed 003's {@code AgentResult} (flatagents): snake_case, {@code output}/{@code content} (kept on a failure too),
+ * {@code usage} with cache
  * tokens, {@code cost} as a breakdown or a float, {@code finish_reason}, a structured {@code error} (none = success),
  * {@code rate_limit} with windows, and {@code provider_data} whose raw headers are redacted here.
  */
@@ -40,7 +41,9 @@ final class FlatAgentsResult {
                 .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {
-            return canonical.setOutcome(Failure.newBuilder().setError(error(root)).setFinishReason(finishReason).build());
+            // What the model produced before it failed is kept, as seed 003's AgentResult carries it beside the error.
+            return canonical.setOutcome(Failure.newBuilder().setError(error(root)).setFinishReason(finishReason)
+                    .setData(root.jsonText("output")).setContent(root.text("content")).build());
         }
         return canonical.setOutcome(Success.newBuilder().setData(root.jsonText("output")).setContent(root.text("content"))
                 .setFinishReason(finishReason).build());
@@ -62,6 +65,8 @@ final class FlatAgentsResult {
                 .setMessage(fields.text("message"))
                 .setStatusCode(fields.smallCount("status_code"))
                 .setRetryable(fields.bool("retryable"))
+                // Seed 002's ErrorContext names the failed tool; snake case as seed 003 spells fields, or seed 002's own.
+                .setToolName(fields.text("tool_name") != null ? fields.text("tool_name") : fields.text("toolName"))
                 .build();
     }
 

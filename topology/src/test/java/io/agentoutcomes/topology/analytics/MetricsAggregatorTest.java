@@ -18,11 +18,17 @@ import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.topology.classify.Classifier;
+import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.ErrorPolicy;
+import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class MetricsAggregatorTest {
@@ -101,6 +107,43 @@ class MetricsAggregatorTest {
 
         assertThat(metrics.getCompletions()).isEqualTo(Map.of("PERMANENT_FAILURE", 1L));
         assertThat(metrics.getDeadLetters()).isEqualTo(Map.of("ERROR", 1L));
+    }
+
+    @Test
+    void seed002AnIgnoredFailureIsCountedUnderItsOwnTypeNotAsAPermanentFailure() {
+        AgentResult toolError = AgentResult.newBuilder().setResultId("r").setAgentId("agent-1").setTaskId("t")
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("event-rejected").build()).build())
+                .build();
+        RetryPolicy ignoring = RetryPolicy.defaults().withClassifier(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of()));
+        ClassifiedOutcome ignored = ClassifyTopology.classify(toolError, TaskAttempts.newBuilder().build(), ignoring,
+                Instant.EPOCH, new Random(1));
+
+        AgentMetrics metrics = MetricsAggregator.add(MetricsAggregator.empty(KEY), ignored);
+
+        assertThat(metrics.getCompletions()).isEqualTo(Map.of("IGNORED_FAILURE", 1L));
+        assertThat(metrics.getIgnoredFailures()).isEqualTo(1);
+        assertThat(metrics.getDeadLetters()).isEmpty();
+        assertThat(metrics.getRetryCounts()).isEqualTo(Map.of("0", 1L));
+    }
+
+    private static ClassifiedOutcome withConfidence(ResultType type, Double confidence) {
+        ClassifiedOutcome outcome = type == ResultType.SUCCESS ? success(null)
+                : outcome(type, null, null, null, io.agentoutcomes.avro.InProgress.newBuilder().build());
+        outcome.getAgentResult().setConfidence(confidence);
+        return outcome;
+    }
+
+    @Test
+    void seed000TheAnalyticsCarryAConfidenceDistributionPerAgent() {
+        AgentMetrics metrics = MetricsAggregator.empty(KEY);
+        for (Double confidence : new Double[] {0.65, 0.98, 0.6, 1.0, 0.0, null}) {
+            metrics = MetricsAggregator.add(metrics, withConfidence(ResultType.SUCCESS, confidence));
+        }
+        metrics = MetricsAggregator.add(metrics, withConfidence(ResultType.IN_PROGRESS, 0.5));
+
+        assertThat(metrics.getConfidenceBuckets()).isEqualTo(Map.of("0.6-0.7", 2L, "0.9-1.0", 2L, "0.0-0.1", 1L));
+        AgentMetrics merged = MetricsAggregator.merge(metrics, metrics);
+        assertThat(merged.getConfidenceBuckets()).isEqualTo(Map.of("0.6-0.7", 4L, "0.9-1.0", 4L, "0.0-0.1", 2L));
     }
 
     @Test

@@ -53,6 +53,19 @@ class ClassifierTest {
     }
 
     @Test
+    void seed002AFailureOfAStoppedTaskIsPermanentEvenWhereTheRuleWouldIgnoreIt() {
+        Classifier ignoring = new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of());
+        Classifier.Verdict ignored = ignoring.classify(result("a", error("event-rejected", null, null, null)), 0, 0);
+
+        Classifier.Verdict kept = Classifier.keptStopped(ignored, StopReason.RETRY_LIMIT);
+
+        assertThat(ignored.resultType()).isEqualTo(ResultType.IGNORED_FAILURE);
+        assertThat(kept.resultType()).isEqualTo(ResultType.PERMANENT_FAILURE);
+        assertThat(kept.decision().handling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(kept.decision().stopReason()).isEqualTo(StopReason.RETRY_LIMIT);
+    }
+
+    @Test
     void anUnclassifiedFailureWithNoHintIsPermanent() {
         Classifier.Verdict verdict = classifier.classify(result("a", error("disk_full", null, null, null)), 0, 0);
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ConfidenceAction;
+import io.agentoutcomes.avro.ConfidenceCheck;
 import io.agentoutcomes.avro.Decision;
 import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorCategory;
@@ -53,6 +55,7 @@ class RetryRouteTest {
     private TestOutputTopic<String, RetryRequest> ready;
     private TestOutputTopic<String, ClassifiedOutcome> deadLetter;
     private TestOutputTopic<String, ClassifiedOutcome> compensations;
+    private TestOutputTopic<String, ClassifiedOutcome> verifications;
 
     private void start(RetryPolicy policy) {
         Properties props = new Properties();
@@ -67,6 +70,7 @@ class RetryRouteTest {
         ready = output(topics.retryReady);
         deadLetter = output(topics.deadLetter);
         compensations = output(topics.compensations);
+        verifications = output(topics.verifications);
     }
 
     private <V> TestOutputTopic<String, V> output(Topics.Topic<String, V> topic) {
@@ -267,6 +271,107 @@ class RetryRouteTest {
         ClassifiedOutcome outcome = classified.readValue();
         assertThat(outcome.getDecision().getHandling()).isEqualTo(ErrorHandling.IGNORE);
         assertThat(outcome.getDecision().getReason()).isEqualTo("Tool error ignored by policy");
+        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        assertThat(ready.isEmpty()).isTrue();
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
+    void seed002AnIgnoredFailureIsTypedIgnoredFailureAndTreatedAsANonError() {
+        start(RetryPolicy.defaults().withClassifier(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of())));
+        publish(failure("r-1", "event-rejected", null));
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getResultType()).isEqualTo(ResultType.IGNORED_FAILURE);
+        assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.IGNORE)
+                .setRule("ignore-tool-errors policy, category tool").setReason("Tool error ignored by policy")
+                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(0).build());
+        assertThat(outcome.getRetryCount()).isZero();
+        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        assertThat(ready.isEmpty()).isTrue();
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
+    void seed002TheDecisionOnAToolErrorCarriesTheToolNameOfItsErrorContext() {
+        start(RetryPolicy.defaults());
+        AgentResult toolError = failure("r-1", "event-unavailable", null);
+        ((Failure) toolError.getOutcome()).getError().setToolName("search");
+        publish(toolError);
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.RETRY)
+                .setRule("default policy, code event-unavailable").setReason("Tool error, retrying (1/5)")
+                .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(5).setAction(RetryAction.WAIT)
+                .setToolName("search").build());
+        assertThat(((Failure) outcome.getAgentResult().getOutcome()).getError().getToolName()).isEqualTo("search");
+    }
+
+    private static AgentResult confidentSuccess(String resultId, double confidence) {
+        return AgentResult.newBuilder(success(resultId)).setConfidence(confidence).build();
+    }
+
+    @Test
+    void seed000ASuccessBelowTheConfidenceThresholdIsRetried() {
+        start(RetryPolicy.defaults().withConfidence(new ConfidencePolicy(0.8, null)));
+        publish(confidentSuccess("r-1", 0.65));
+
+        ClassifiedOutcome outcome = classified.readValue();
+        assertThat(outcome.getResultType()).isEqualTo(ResultType.SUCCESS);
+        assertThat(outcome.getConfidenceCheck()).isEqualTo(ConfidenceCheck.newBuilder().setConfidence(0.65)
+                .setThreshold(0.8).setAction(ConfidenceAction.RETRY).setRule("policy.confidence.retry-below=0.8")
+                .setReason("Confidence 0.65 below 0.8, retrying (1/5)").build());
+        assertThat(outcome.getDecision()).isEqualTo(Decision.newBuilder().setHandling(ErrorHandling.RETRY)
+                .setRule("policy.confidence.retry-below=0.8").setReason("Confidence 0.65 below 0.8, retrying (1/5)")
+                .setConsecutiveFailures(0).setTotalFailures(0).setMaxRetries(5).setAction(RetryAction.WAIT).build());
+        assertThat(outcome.getRetryDelayMs()).isEqualTo(2_000L);
+        assertThat(outcome.getRetryCount()).isNull();
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        RetryRequest retry = ready.readValue();
+        assertThat(retry.getErrorCode()).isEqualTo(ConfidencePolicy.LOW_CONFIDENCE);
+        assertThat(retry.getNextAttempt()).isEqualTo(1);
+        assertThat(retry.getReason()).isEqualTo("Confidence 0.65 below 0.8, retrying (1/5)");
+
+        publish(confidentSuccess("r-2", 0.95));
+        ClassifiedOutcome second = classified.readValue();
+        assertThat(second.getAttempt()).isEqualTo(1);
+        assertThat(second.getDecision()).isNull();
+        assertThat(second.getConfidenceCheck()).isNull();
+        assertThat(second.getRetryCount()).isEqualTo(1);
+        assertThat(deadLetter.isEmpty()).isTrue();
+        assertThat(verifications.isEmpty()).isTrue();
+    }
+
+    @Test
+    void seed000ALowConfidenceSuccessIsRetriedOnlyWithinTheTasksAttempts() {
+        start(RetryPolicy.defaults().withConfidence(new ConfidencePolicy(0.8, null)));
+        for (int i = 0; i < 5; i++) {
+            publish(confidentSuccess("r-" + i, 0.5));
+        }
+
+        List<ClassifiedOutcome> outcomes = classified.readValuesToList();
+        assertThat(outcomes).extracting(ClassifiedOutcome::getAttempt).containsExactly(0, 1, 2, 3, 4);
+        assertThat(outcomes).extracting(o -> o.getConfidenceCheck().getAction()).containsExactly(ConfidenceAction.RETRY,
+                ConfidenceAction.RETRY, ConfidenceAction.RETRY, ConfidenceAction.RETRY, ConfidenceAction.ACCEPT);
+        assertThat(outcomes.get(4).getDecision()).isNull();
+        assertThat(outcomes.get(4).getRetryCount()).isEqualTo(4);
+        assertThat(deadLetter.isEmpty()).isTrue();
+    }
+
+    @Test
+    void seed000AnUncertainSuccessIsRoutedForVerificationWithItsReason() {
+        start(RetryPolicy.defaults().withConfidence(new ConfidencePolicy(null, 0.8)));
+        publish(confidentSuccess("r-1", 0.65));
+
+        ClassifiedOutcome outcome = classified.readValue();
+        ConfidenceCheck verify = ConfidenceCheck.newBuilder().setConfidence(0.65).setThreshold(0.8)
+                .setAction(ConfidenceAction.VERIFY).setRule("policy.confidence.verify-below=0.8")
+                .setReason("Confidence 0.65 below 0.8: verify with another agent").build();
+        assertThat(outcome.getResultType()).isEqualTo(ResultType.SUCCESS);
+        assertThat(outcome.getConfidenceCheck()).isEqualTo(verify);
+        assertThat(outcome.getDecision()).isNull();
+        assertThat(outcome.getRetryCount()).isZero();
+        assertThat(verifications.readKeyValuesToList()).containsExactly(KeyValue.pair("task-1", outcome));
         driver.advanceWallClockTime(Duration.ofMinutes(1));
         assertThat(ready.isEmpty()).isTrue();
         assertThat(deadLetter.isEmpty()).isTrue();

@@ -68,6 +68,27 @@ class Seed003FlatAgentsTest {
     }
 
     @Test
+    void seed002TheToolNameOfAToolErrorIsKeptInTheErrorContext() {
+        AgentResult snakeCase = publish("{\"error\":{\"code\":\"tool_error\",\"message\":\"search failed\","
+                + "\"tool_name\":\"search\"}}");
+        AgentResult camelCase = publish("{\"error\":{\"code\":\"tool_error\",\"toolName\":\"fetch\"}}");
+
+        assertThat(snakeCase).isEqualTo(expected().setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
+                .setCode("tool_error").setMessage("search failed").setToolName("search").build()).build()).build());
+        assertThat(((Failure) camelCase.getOutcome()).getError().getToolName()).isEqualTo("fetch");
+    }
+
+    @Test
+    void seed003OutputAndContentSentAlongsideAnErrorAreKept() {
+        AgentResult result = publish("{\"output\":{\"partial\":[1,2]},\"content\":\"I found two of three\","
+                + "\"finish_reason\":\"length\",\"error\":{\"code\":\"context_length\"}}");
+
+        assertThat(result).isEqualTo(expected().setOutcome(Failure.newBuilder()
+                .setError(ErrorInfo.newBuilder().setCode("context_length").build()).setFinishReason("length")
+                .setData("{\"partial\":[1,2]}").setContent("I found two of three").build()).build());
+    }
+
+    @Test
     void rateLimitedFailureWithEverySeedExample() {
         AgentResult result = publish("{\"output\":null,\"content\":null,\"usage\":" + USAGE + ",\"cost\":" + COST
                 + ",\"metadata\":{\"state\":\"analyze\"},\"finish_reason\":\"error\",\"error\":" + ERROR
