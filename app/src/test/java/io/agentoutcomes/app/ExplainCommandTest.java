@@ -18,11 +18,14 @@ class ExplainCommandTest {
     @TempDir
     Path dir;
 
-    private final StringWriter out = new StringWriter();
-
-    private JsonNode explain(String envelope, String... args) throws Exception {
+    /**
+     * Runs {@code agent-outcomes explain} on the envelope (written to a file in {@code dir}) with the given flags;
+     * the answer, with its exit status under {@code /meta/exit}. Shared with {@link ExplainSeedReproductionsTest}.
+     */
+    static JsonNode explain(Path dir, String envelope, String... args) throws Exception {
         Path file = dir.resolve("envelope.json");
         Files.writeString(file, envelope);
+        StringWriter out = new StringWriter();
         CommandLine cli = Main.commandLine();
         cli.setOut(new PrintWriter(out));
         String[] all = new String[args.length + 2];
@@ -33,6 +36,10 @@ class ExplainCommandTest {
         JsonNode answer = JSON.readTree(out.toString());
         answer.withObject("/meta").put("exit", exit);
         return answer;
+    }
+
+    private JsonNode explain(String envelope, String... args) throws Exception {
+        return explain(dir, envelope, args);
     }
 
     @Test

@@ -3,36 +3,18 @@ package io.agentoutcomes.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The reproductions of issue 11, through {@code explain}: each answers as its seed says and names what decided. */
 class ExplainSeedReproductionsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     Path dir;
 
     private JsonNode explain(String envelope, String... args) throws Exception {
-        Path file = dir.resolve("envelope.json");
-        Files.writeString(file, envelope);
-        StringWriter out = new StringWriter();
-        CommandLine cli = Main.commandLine();
-        cli.setOut(new PrintWriter(out));
-        String[] all = new String[args.length + 2];
-        all[0] = "explain";
-        all[1] = file.toString();
-        System.arraycopy(args, 0, all, 2, args.length);
-        int exit = cli.execute(all);
-        JsonNode answer = JSON.readTree(out.toString());
-        answer.withObject("/meta").put("exit", exit);
-        return answer;
+        return ExplainCommandTest.explain(dir, envelope, args);
     }
 
     @Test

@@ -1,14 +1,9 @@
 package io.agentoutcomes.app.faults;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.agentoutcomes.avro.RetryRequest;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.Random;
 import java.util.stream.IntStream;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,63 +16,53 @@ class CrashRecoveryIT {
 
     @Test
     void serviceKilledThreeTimesUnderMixedLoadClassifiesRetriesAndCountsEveryInputExactlyOnce() throws Exception {
-        long seed = Long.getLong("fault.seed", System.nanoTime());
-        Random random = new Random(seed);
-        FaultFigures figures = new FaultFigures("CrashRecoveryIT: the service SIGKILLed " + KILLS + " times under load");
-        figures.put("seed (-Dfault.seed)", seed);
-        SoftAssertions softly = new SoftAssertions();
-        String result = "did not finish";
-        Path dir = Scenarios.workDir("crash-recovery");
-        try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
-             AppInstance app = AppInstance.create("app", dir, kafka.bootstrapServers(), Optional.empty(),
-                     "agent-outcomes", Scenarios.serviceSettings(1))) {
-            figures.put("first start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
-            try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
-                 LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
-                MixedLoad load = new MixedLoad("crash", app.registryUrl());
-                PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
-                // about 100 records a second: enough in flight at each kill to catch what a kill loses
-                producer.startSteady(load, 25, Duration.ofMillis(250));
-                long[] killedAt = new long[KILLS];
-                long[] healthyAt = new long[KILLS];
-                Duration[] down = new Duration[KILLS];
-                Duration[] toHealthy = new Duration[KILLS];
-                for (int kill = 0; kill < KILLS; kill++) {
-                    Thread.sleep(4_000 + random.nextInt(8_000));
-                    killedAt[kill] = System.currentTimeMillis();
-                    app.kill();
-                    // down long enough for retries (1-4 s of backoff) to come due while nobody runs the scheduler
-                    Thread.sleep(2_000 + random.nextInt(3_000));
-                    down[kill] = Duration.ofMillis(System.currentTimeMillis() - killedAt[kill]);
-                    app.start(dir.resolve("app.log"));
-                    toHealthy[kill] = down[kill].plus(app.awaitHealthy(Duration.ofSeconds(120)));
-                    healthyAt[kill] = System.currentTimeMillis();
+        Scenarios.run("CrashRecoveryIT: the service SIGKILLed " + KILLS + " times under load", "crash-recovery",
+                (dir, random, figures, softly) -> {
+            try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
+                 AppInstance app = AppInstance.create("app", dir, kafka.bootstrapServers(), Optional.empty(),
+                         "agent-outcomes", Scenarios.serviceSettings(1))) {
+                figures.put("first start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
+                try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
+                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
+                    MixedLoad load = new MixedLoad("crash", app.registryUrl());
+                    PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
+                    // about 100 records a second: enough in flight at each kill to catch what a kill loses
+                    producer.startSteady(load, 25, Duration.ofMillis(250));
+                    long[] killedAt = new long[KILLS];
+                    long[] healthyAt = new long[KILLS];
+                    Duration[] down = new Duration[KILLS];
+                    Duration[] toHealthy = new Duration[KILLS];
+                    for (int kill = 0; kill < KILLS; kill++) {
+                        Thread.sleep(4_000 + random.nextInt(8_000));
+                        killedAt[kill] = System.currentTimeMillis();
+                        app.kill();
+                        // down long enough for retries (1-4 s of backoff) to come due while nobody runs the scheduler
+                        Thread.sleep(2_000 + random.nextInt(3_000));
+                        down[kill] = Duration.ofMillis(System.currentTimeMillis() - killedAt[kill]);
+                        app.start(dir.resolve("app.log"));
+                        toHealthy[kill] = down[kill].plus(app.awaitHealthy(Duration.ofSeconds(120)));
+                        healthyAt[kill] = System.currentTimeMillis();
+                    }
+                    Thread.sleep(5_000);
+                    producer.stop();
+                    figures.put("kills", KILLS);
+                    figures.putAll(checks.finishAndCheck(load, producer, app, softly));
+                    // the scenario's premise: retries came due while no instance ran the scheduler
+                    long dueWhileDown = checks.values(PipelineChecks.RETRY_READY, RetryRequest.class).stream()
+                            .mapToLong(r -> r.getDueAt().toEpochMilli())
+                            .filter(due -> IntStream.range(0, KILLS).anyMatch(k -> due >= killedAt[k] && due < healthyAt[k]))
+                            .count();
+                    figures.put("retries due while the service was down", dueWhileDown);
+                    softly.assertThat(dueWhileDown).as("retries due while the service was down").isPositive();
+                    for (int kill = 0; kill < KILLS; kill++) {
+                        figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
+                                checks.msUntilEveryPartitionProduced(killedAt[kill]));
+                    }
+                    String health = app.healthState();
+                    figures.put("health at the end", health);
+                    softly.assertThat(health).as("/health at the end").contains("RUNNING");
                 }
-                Thread.sleep(5_000);
-                producer.stop();
-                figures.put("kills", KILLS);
-                figures.putAll(checks.finishAndCheck(load, producer, app, softly));
-                // the scenario's premise: retries came due while no instance ran the scheduler
-                long dueWhileDown = checks.values(PipelineChecks.RETRY_READY, RetryRequest.class).stream()
-                        .mapToLong(r -> r.getDueAt().toEpochMilli())
-                        .filter(due -> IntStream.range(0, KILLS).anyMatch(k -> due >= killedAt[k] && due < healthyAt[k]))
-                        .count();
-                figures.put("retries due while the service was down", dueWhileDown);
-                softly.assertThat(dueWhileDown).as("retries due while the service was down").isPositive();
-                for (int kill = 0; kill < KILLS; kill++) {
-                    figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
-                            checks.msUntilEveryPartitionProduced(killedAt[kill]));
-                }
-                String health = app.healthState();
-                figures.put("health at the end", health);
-                softly.assertThat(health).as("/health at the end").contains("RUNNING");
             }
-            result = softly.errorsCollected().isEmpty() ? "passed"
-                    : softly.errorsCollected().size() + " assertion(s) failed";
-        } finally {
-            figures.report(result);
-        }
-        softly.assertAll();
-        assertThat(result).isEqualTo("passed");
+        });
     }
 }

@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -33,7 +32,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,70 +47,60 @@ class HostileCorpusIT {
 
     @Test
     void everyHostileRecordLandsWithItsReasonEveryGoodOneComesOutAndNoCredentialLeaks() throws Exception {
-        long seed = Long.getLong("fault.seed", System.nanoTime());
-        Random random = new Random(seed);
-        FaultFigures figures = new FaultFigures("HostileCorpusIT: hostile corpus interleaved with good records");
-        figures.put("seed (-Dfault.seed)", seed);
-        SoftAssertions softly = new SoftAssertions();
-        String result = "did not finish";
-        Path dir = Scenarios.workDir("hostile-corpus");
-        try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
-             AppInstance app = AppInstance.create("app", dir, kafka.bootstrapServers(), Optional.empty(),
-                     "agent-outcomes", Scenarios.serviceSettings(1))) {
-            figures.put("start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
-            long healthySince = System.currentTimeMillis();
-            try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
-                 HealthSampler health = new HealthSampler(app);
-                 LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
-                MixedLoad good = new MixedLoad("hostile", app.registryUrl());
-                PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
-                // -Dhostile.cases=a,b runs only those: one deadly case otherwise hides every case after it
-                String only = System.getProperty("hostile.cases", "");
-                Set<String> names = only.isBlank() ? Set.of() : Set.of(only.split(","));
-                List<HostileCase> cases = HostileCorpus.cases(app.registryUrl(), MixedLoad.EVENT_HOUR.toEpochMilli(), random)
-                        .stream().filter(c -> names.isEmpty() || names.contains(c.name())).toList();
-                figures.put("hostile cases", cases.size());
-                assertThat(HostileCase.names(cases)).as("case names").doesNotHaveDuplicates();
-                long hostileRecords = 0;
-                for (HostileCase hostile : cases) {
+        Scenarios.run("HostileCorpusIT: hostile corpus interleaved with good records", "hostile-corpus",
+                (dir, random, figures, softly) -> {
+            try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
+                 AppInstance app = AppInstance.create("app", dir, kafka.bootstrapServers(), Optional.empty(),
+                         "agent-outcomes", Scenarios.serviceSettings(1))) {
+                figures.put("start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
+                long healthySince = System.currentTimeMillis();
+                try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
+                     HealthSampler health = new HealthSampler(app);
+                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
+                    MixedLoad good = new MixedLoad("hostile", app.registryUrl());
+                    PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
+                    // -Dhostile.cases=a,b runs only those: one deadly case otherwise hides every case after it
+                    String only = System.getProperty("hostile.cases", "");
+                    Set<String> names = only.isBlank() ? Set.of() : Set.of(only.split(","));
+                    List<HostileCase> cases = HostileCorpus.cases(app.registryUrl(), MixedLoad.EVENT_HOUR.toEpochMilli(), random)
+                            .stream().filter(c -> names.isEmpty() || names.contains(c.name())).toList();
+                    figures.put("hostile cases", cases.size());
+                    assertThat(HostileCase.names(cases)).as("case names").doesNotHaveDuplicates();
+                    long hostileRecords = 0;
+                    for (HostileCase hostile : cases) {
+                        producer.send(good.next(GOOD_BETWEEN_CASES));
+                        producer.send(hostile.records());
+                        hostileRecords += hostile.records().size();
+                        producer.flush();
+                    }
                     producer.send(good.next(GOOD_BETWEEN_CASES));
-                    producer.send(hostile.records());
-                    hostileRecords += hostile.records().size();
                     producer.flush();
+                    figures.put("hostile records", hostileRecords);
+                    figures.put("good records", good.tally().inputs());
+
+                    checks.awaitOutcomes(good.tally(), Duration.ofSeconds(60));
+                    watcher.await(seen -> landings(checks, watcher, cases).values().stream().allMatch(Objects::isNull),
+                            Duration.ofSeconds(30), Duration.ofSeconds(3));
+                    figures.putAll(checks.checkOutcomesAndRetries(good.tally(), softly));
+                    Map<String, String> wrong = landings(checks, watcher, cases);
+                    wrong.values().removeIf(Objects::isNull);
+                    figures.put("hostile cases landed as expected", cases.size() - wrong.size());
+                    figures.put("hostile cases landed wrong", wrong);
+                    softly.assertThat(wrong).as("hostile cases that did not land where they must, with their reason").isEmpty();
+                    figures.put("hostile cases: where they landed", where(checks, watcher, cases));
+
+                    List<String> leaks = leaks(kafka.bootstrapServers(), app, dir);
+                    figures.put("credential leaks", leaks);
+                    softly.assertThat(leaks).as("credential-like strings of the corpus on topics, log lines, HTTP answers")
+                            .isEmpty();
+
+                    List<String> notRunning = health.notHealthySince(healthySince);
+                    figures.put("/health other than 200", notRunning);
+                    softly.assertThat(notRunning).as("/health answers other than 200 (the service left RUNNING)").isEmpty();
+                    softly.assertThat(app.isAlive()).as("the service still runs").isTrue();
                 }
-                producer.send(good.next(GOOD_BETWEEN_CASES));
-                producer.flush();
-                figures.put("hostile records", hostileRecords);
-                figures.put("good records", good.tally().inputs());
-
-                checks.awaitOutcomes(good.tally(), Duration.ofSeconds(60));
-                watcher.await(seen -> landings(checks, watcher, cases).values().stream().allMatch(Objects::isNull),
-                        Duration.ofSeconds(30), Duration.ofSeconds(3));
-                figures.putAll(checks.checkOutcomesAndRetries(good.tally(), softly));
-                Map<String, String> wrong = landings(checks, watcher, cases);
-                wrong.values().removeIf(Objects::isNull);
-                figures.put("hostile cases landed as expected", cases.size() - wrong.size());
-                figures.put("hostile cases landed wrong", wrong);
-                softly.assertThat(wrong).as("hostile cases that did not land where they must, with their reason").isEmpty();
-                figures.put("hostile cases: where they landed", where(checks, watcher, cases));
-
-                List<String> leaks = leaks(kafka.bootstrapServers(), app, dir);
-                figures.put("credential leaks", leaks);
-                softly.assertThat(leaks).as("credential-like strings of the corpus on topics, log lines, HTTP answers")
-                        .isEmpty();
-
-                List<String> notRunning = health.notHealthySince(healthySince);
-                figures.put("/health other than 200", notRunning);
-                softly.assertThat(notRunning).as("/health answers other than 200 (the service left RUNNING)").isEmpty();
-                softly.assertThat(app.isAlive()).as("the service still runs").isTrue();
             }
-            result = softly.errorsCollected().isEmpty() ? "passed"
-                    : softly.errorsCollected().size() + " assertion(s) failed";
-        } finally {
-            figures.report(result);
-        }
-        softly.assertAll();
-        assertThat(result).isEqualTo("passed");
+        });
     }
 
     /** Per case, what is wrong with where its records landed; null when they landed as expected. */

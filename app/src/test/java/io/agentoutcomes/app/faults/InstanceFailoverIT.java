@@ -1,20 +1,15 @@
 package io.agentoutcomes.app.faults;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.TreeMap;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,75 +23,65 @@ class InstanceFailoverIT {
 
     @Test
     void secondInstanceKilledMidLoadItsStateRetriesAndQueriesFailOverToTheFirst() throws Exception {
-        long seed = Long.getLong("fault.seed", System.nanoTime());
-        Random random = new Random(seed);
-        FaultFigures figures = new FaultFigures("InstanceFailoverIT: 1 of 2 instances SIGKILLed under load");
-        figures.put("seed (-Dfault.seed)", seed);
-        SoftAssertions softly = new SoftAssertions();
-        String result = "did not finish";
-        Path dir = Scenarios.workDir("instance-failover");
-        try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
-             AppInstance first = AppInstance.create("app-1", dir, kafka.bootstrapServers(), Optional.empty(),
-                     "agent-outcomes", Scenarios.serviceSettings(1))) {
-            figures.put("first instance start to /health 200",
-                    first.start(dir.resolve("app-1.log")).awaitHealthy(Duration.ofSeconds(120)));
-            try (AppInstance second = AppInstance.create("app-2", dir, kafka.bootstrapServers(),
-                         Optional.of(first.registryUrl()), "agent-outcomes", Scenarios.serviceSettings(1));
-                 TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
-                 HealthSampler health = new HealthSampler(first);
-                 LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
-                figures.put("second instance start to /health 200",
-                        second.start(dir.resolve("app-2.log")).awaitHealthy(Duration.ofSeconds(120)));
-                first.awaitHealthy(Duration.ofSeconds(60));
-                MixedLoad load = new MixedLoad("instances", first.registryUrl());
-                PipelineChecks checks = new PipelineChecks(first.registryUrl(), watcher);
-                producer.startSteady(load, 15, Duration.ofMillis(500));
-                Thread.sleep(10_000 + random.nextInt(5_000));
+        Scenarios.run("InstanceFailoverIT: 1 of 2 instances SIGKILLed under load", "instance-failover",
+                (dir, random, figures, softly) -> {
+            try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
+                 AppInstance first = AppInstance.create("app-1", dir, kafka.bootstrapServers(), Optional.empty(),
+                         "agent-outcomes", Scenarios.serviceSettings(1))) {
+                figures.put("first instance start to /health 200",
+                        first.start(dir.resolve("app-1.log")).awaitHealthy(Duration.ofSeconds(120)));
+                try (AppInstance second = AppInstance.create("app-2", dir, kafka.bootstrapServers(),
+                             Optional.of(first.registryUrl()), "agent-outcomes", Scenarios.serviceSettings(1));
+                     TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
+                     HealthSampler health = new HealthSampler(first);
+                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
+                    figures.put("second instance start to /health 200",
+                            second.start(dir.resolve("app-2.log")).awaitHealthy(Duration.ofSeconds(120)));
+                    first.awaitHealthy(Duration.ofSeconds(60));
+                    MixedLoad load = new MixedLoad("instances", first.registryUrl());
+                    PipelineChecks checks = new PipelineChecks(first.registryUrl(), watcher);
+                    producer.startSteady(load, 15, Duration.ofMillis(500));
+                    Thread.sleep(10_000 + random.nextInt(5_000));
 
-                // jobs whose final state is already on replay-state: both instances must answer it exactly
-                Map<String, List<String>> settled = settledJobs(checks, load.tally());
-                List<String> wrongBefore = new ArrayList<>();
-                for (AppInstance instance : List.of(first, second)) {
-                    wrongBefore.addAll(wrongAnswers(instance, settled, false));
+                    // jobs whose final state is already on replay-state: both instances must answer it exactly
+                    Map<String, List<String>> settled = settledJobs(checks, load.tally());
+                    List<String> wrongBefore = new ArrayList<>();
+                    for (AppInstance instance : List.of(first, second)) {
+                        wrongBefore.addAll(wrongAnswers(instance, settled, false));
+                    }
+                    figures.put("jobs queried on both instances before the kill", settled.size());
+                    softly.assertThat(settled).as("jobs settled before the kill").isNotEmpty();
+                    softly.assertThat(wrongBefore).as("job queries answered wrong before the kill").isEmpty();
+
+                    long killedAt = System.currentTimeMillis();
+                    second.kill();
+                    List<String> wrongDuring = new ArrayList<>();
+                    int queriesDuring = 0;
+                    long until = System.currentTimeMillis() + 15_000;
+                    while (System.currentTimeMillis() < until) {
+                        wrongDuring.addAll(wrongAnswers(first, settled, true));
+                        queriesDuring += settled.size();
+                        Thread.sleep(500);
+                    }
+                    producer.stop();
+                    first.awaitHealthy(Duration.ofSeconds(60));
+                    figures.put("job queries on the survivor during the failover", queriesDuring);
+                    figures.put("/health of the survivor other than 200 after the kill", health.notHealthySince(killedAt));
+                    softly.assertThat(wrongDuring).as("job queries answered wrong (not the state, not 503) during the failover")
+                            .isEmpty();
+
+                    figures.putAll(checks.finishAndCheck(load, producer, first, softly));
+                    figures.fault("SIGKILL instance 2", null, Duration.ofMillis(health.msUntilHealthyAfter(killedAt)),
+                            checks.msToNextOutcome(killedAt), checks.msUntilEveryPartitionProduced(killedAt));
+                    List<String> wrongAfter = wrongAnswers(first, expectedJobs(load.tally()), false);
+                    figures.put("jobs queried on the survivor at the end", load.tally().completedNodes.size());
+                    softly.assertThat(wrongAfter).as("job queries answered wrong by the survivor at the end").isEmpty();
+                    String end = first.healthState();
+                    figures.put("health of the survivor at the end", end);
+                    softly.assertThat(end).as("/health of the survivor at the end").contains("RUNNING");
                 }
-                figures.put("jobs queried on both instances before the kill", settled.size());
-                softly.assertThat(settled).as("jobs settled before the kill").isNotEmpty();
-                softly.assertThat(wrongBefore).as("job queries answered wrong before the kill").isEmpty();
-
-                long killedAt = System.currentTimeMillis();
-                second.kill();
-                List<String> wrongDuring = new ArrayList<>();
-                int queriesDuring = 0;
-                long until = System.currentTimeMillis() + 15_000;
-                while (System.currentTimeMillis() < until) {
-                    wrongDuring.addAll(wrongAnswers(first, settled, true));
-                    queriesDuring += settled.size();
-                    Thread.sleep(500);
-                }
-                producer.stop();
-                first.awaitHealthy(Duration.ofSeconds(60));
-                figures.put("job queries on the survivor during the failover", queriesDuring);
-                figures.put("/health of the survivor other than 200 after the kill", health.notHealthySince(killedAt));
-                softly.assertThat(wrongDuring).as("job queries answered wrong (not the state, not 503) during the failover")
-                        .isEmpty();
-
-                figures.putAll(checks.finishAndCheck(load, producer, first, softly));
-                figures.fault("SIGKILL instance 2", null, Duration.ofMillis(health.msUntilHealthyAfter(killedAt)),
-                        checks.msToNextOutcome(killedAt), checks.msUntilEveryPartitionProduced(killedAt));
-                List<String> wrongAfter = wrongAnswers(first, expectedJobs(load.tally()), false);
-                figures.put("jobs queried on the survivor at the end", load.tally().completedNodes.size());
-                softly.assertThat(wrongAfter).as("job queries answered wrong by the survivor at the end").isEmpty();
-                String end = first.healthState();
-                figures.put("health of the survivor at the end", end);
-                softly.assertThat(end).as("/health of the survivor at the end").contains("RUNNING");
             }
-            result = softly.errorsCollected().isEmpty() ? "passed"
-                    : softly.errorsCollected().size() + " assertion(s) failed";
-        } finally {
-            figures.report(result);
-        }
-        softly.assertAll();
-        assertThat(result).isEqualTo("passed");
+        });
     }
 
     private static Map<String, List<String>> expectedJobs(Tally tally) {

@@ -1,15 +1,47 @@
 package io.agentoutcomes.app.faults;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
 
-/** What the scenarios share: their work directories and the service's settings for them. */
+/** What the scenarios share: how they run and report, their work directories and the service's settings for them. */
 final class Scenarios {
     private Scenarios() {
+    }
+
+    /** One scenario's body: it injects its faults and records its checks in {@code softly} and its figures. */
+    @FunctionalInterface
+    interface Body {
+        void run(Path dir, Random random, FaultFigures figures, SoftAssertions softly) throws Exception;
+    }
+
+    /**
+     * Runs a scenario in a fresh work directory with a seed ({@code -Dfault.seed} repeats a run), reports its figures
+     * whatever happens, then fails if any of its checks did.
+     */
+    static void run(String title, String workDir, Body body) throws Exception {
+        long seed = Long.getLong("fault.seed", System.nanoTime());
+        FaultFigures figures = new FaultFigures(title);
+        figures.put("seed (-Dfault.seed)", seed);
+        SoftAssertions softly = new SoftAssertions();
+        String result = "did not finish";
+        Path dir = workDir(workDir);
+        try {
+            body.run(dir, new Random(seed), figures, softly);
+            result = softly.errorsCollected().isEmpty() ? "passed"
+                    : softly.errorsCollected().size() + " assertion(s) failed";
+        } finally {
+            figures.report(result);
+        }
+        softly.assertAll();
+        assertThat(result).isEqualTo("passed");
     }
 
     /** A fresh directory for one scenario's broker logs, app data and process logs under {@code app/target/faults}. */
