@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
+import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.replay.ReplayTopology;
@@ -50,10 +51,17 @@ public final class AgentOutcomesTopology {
     /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings, replay state and input limits. */
     public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, ReplayLimits replayLimits,
                                  InputLimits inputLimits, Properties streamsConfig) {
+        return build(topics, policy, TaskRetention.defaults(), analytics, replayLimits, inputLimits, streamsConfig);
+    }
+
+    /** As above, with how long the classifier remembers a task. */
+    public static Topology build(Topics topics, RetryPolicy policy, TaskRetention taskRetention,
+                                 AnalyticsSettings analytics, ReplayLimits replayLimits, InputLimits inputLimits,
+                                 Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics, inputLimits);
         Intake intake = Intake.build(builder, topics, inputLimits);
-        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy,
+        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy, taskRetention,
                 nodeOutcomes -> ReplayTopology.build(builder, topics, nodeOutcomes, replayLimits));
         RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
         if (analytics.enabled()) {

@@ -12,7 +12,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.AttemptCount;
-import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
@@ -103,12 +103,12 @@ public final class ExplainCommand implements Callable<Integer> {
         if (nodeFinished) {
             NodeFinished event = NodeFinishedNormalizer.normalize(envelope, context);
             explanation.set("canonical", AvroJson.toJson(event));
-            outcome = ClassifyTopology.classify(event, before, policy, now, new Random());
+            outcome = Decisions.classify(event, before, policy, now, new Random());
             count = AttemptCount.of(before, event.getAttempt(), null);
         } else {
             AgentResult result = AgentResultNormalizer.normalize(envelope, context);
             explanation.set("canonical", AvroJson.toJson(result));
-            outcome = ClassifyTopology.classify(result, before, policy, now, new Random());
+            outcome = Decisions.classify(result, before, policy, now, new Random());
             count = AttemptCount.of(before, result.getAttempt(),
                     result.getExecution() == null ? null : result.getExecution().getRetryCount());
         }

@@ -8,7 +8,7 @@ import java.util.Map;
  * the backoff, the delay tiers, the longest delay a retry may wait, and how the scheduler checks for due retries.
  *
  * @param maxDelay           a retry that would wait longer (a provider's {@code retry_after} of centuries, say) is
- *                           stopped and dead-lettered with rule {@value ClassifyTopology#DELAY_OUT_OF_RANGE}
+ *                           stopped and dead-lettered with rule {@value Decisions#DELAY_OUT_OF_RANGE}
  * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
  * @param schedulerMaxPerCheck how many due retries one check forwards at most
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted

@@ -9,16 +9,9 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -46,7 +39,7 @@ public final class RetrySchedulerTopology {
                 AvroSerde.specific(RetryRequest.class).configured(topics.serdeConfig, false)));
         List<String> delayTopics = topics.retryDelay.values().stream().map(Topics.Topic::name).toList();
         builder.stream(delayTopics, Consumed.with(Serdes.String(), topics.retryReady.valueSerde()).withName("read-retry-delays"))
-                .process(() -> new Scheduler(checkInterval, maxPerCheck), Named.as("schedule-retries"), PENDING_STORE)
+                .process(() -> new RetryScheduler(checkInterval, maxPerCheck), Named.as("schedule-retries"), PENDING_STORE)
                 .to(topics.retryReady.name(), topics.retryReady.produced().withName("write-retry-ready"));
     }
 
@@ -64,63 +57,5 @@ public final class RetrySchedulerTopology {
     /** The smallest key of a retry due at {@code dueAt}: no real key is this short, so none equals it. */
     static Bytes keyBound(long dueAt) {
         return Bytes.wrap(ByteBuffer.allocate(Long.BYTES).putLong(dueAt).array());
-    }
-
-    private static final class Scheduler implements Processor<String, RetryRequest, String, RetryRequest> {
-        private final Duration checkInterval;
-        private final int maxPerCheck;
-        private ProcessorContext<String, RetryRequest> context;
-        private KeyValueStore<Bytes, RetryRequest> pending;
-        /** Where the next check starts: every entry before it has been forwarded. */
-        private Bytes resumeFrom = keyBound(0);
-
-        Scheduler(Duration checkInterval, int maxPerCheck) {
-            this.checkInterval = checkInterval;
-            this.maxPerCheck = maxPerCheck;
-        }
-
-        @Override
-        public void init(ProcessorContext<String, RetryRequest> context) {
-            this.context = context;
-            this.pending = context.getStateStore(PENDING_STORE);
-            context.schedule(checkInterval, PunctuationType.WALL_CLOCK_TIME, this::forwardDue);
-        }
-
-        @Override
-        public void process(Record<String, RetryRequest> record) {
-            RetryRequest retry = record.value();
-            if (retry == null) {
-                return;
-            }
-            long now = context.currentSystemTimeMs();
-            if (retry.getDueAt().toEpochMilli() <= now) {
-                context.forward(new Record<>(retry.getTaskId(), retry, now));
-                return;
-            }
-            Bytes key = key(retry);
-            pending.put(key, retry);
-            // Only if the wall clock stepped back can a new entry land before where the next check resumes.
-            if (key.compareTo(resumeFrom) < 0) {
-                resumeFrom = key;
-            }
-        }
-
-        /** Forwards, oldest first, the retries whose due time has come, at most {@code maxPerCheck} of them. */
-        private void forwardDue(long now) {
-            int forwarded = 0;
-            try (KeyValueIterator<Bytes, RetryRequest> due = pending.range(resumeFrom, keyBound(now + 1))) {
-                while (due.hasNext()) {
-                    KeyValue<Bytes, RetryRequest> entry = due.next();
-                    if (forwarded == maxPerCheck) {
-                        resumeFrom = entry.key;
-                        return;
-                    }
-                    context.forward(new Record<>(entry.value.getTaskId(), entry.value, now));
-                    pending.delete(entry.key);
-                    forwarded++;
-                }
-            }
-            resumeFrom = keyBound(now + 1);
-        }
     }
 }

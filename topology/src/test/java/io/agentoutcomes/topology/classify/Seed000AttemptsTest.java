@@ -33,7 +33,7 @@ class Seed000AttemptsTest {
     }
 
     private static ClassifiedOutcome classify(AgentResult result, TaskAttempts before) {
-        return ClassifyTopology.classify(result, before, RetryPolicy.defaults(), NOW, new Random(1));
+        return Decisions.classify(result, before, RetryPolicy.defaults(), NOW, new Random(1));
     }
 
     @Test
@@ -96,7 +96,7 @@ class Seed000AttemptsTest {
     @Test
     void seed000AStoppedTaskStaysStoppedALaterFailureStopsWithTheSameStopReason() {
         ClassifiedOutcome stop = classify(timeout(4, null), FRESH);
-        TaskAttempts after = ClassifyTopology.next(FRESH, stop);
+        TaskAttempts after = Decisions.next(FRESH, stop);
 
         ClassifiedOutcome later = classify(timeout(5, null), after);
         ClassifiedOutcome laterWithoutAttempt = classify(timeout(0, null), after);
@@ -113,10 +113,10 @@ class Seed000AttemptsTest {
     @Test
     void seed000AStoppedTaskThatLaterSucceedsIsOverAndItsNextFailureStartsAfresh() {
         ClassifiedOutcome stop = classify(timeout(4, null), FRESH);
-        TaskAttempts stopped = ClassifyTopology.next(FRESH, stop);
+        TaskAttempts stopped = Decisions.next(FRESH, stop);
         AgentResult success = AgentResult.newBuilder().setResultId("r-ok").setAgentId("a").setTaskId("t")
                 .setOutcome(Success.newBuilder().build()).build();
-        TaskAttempts done = ClassifyTopology.next(stopped, classify(success, stopped));
+        TaskAttempts done = Decisions.next(stopped, classify(success, stopped));
 
         ClassifiedOutcome next = classify(timeout(0, null), done);
 

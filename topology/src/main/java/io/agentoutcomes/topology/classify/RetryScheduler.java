@@ -1,0 +1,80 @@
+package io.agentoutcomes.topology.classify;
+
+import static io.agentoutcomes.topology.classify.RetrySchedulerTopology.PENDING_STORE;
+import static io.agentoutcomes.topology.classify.RetrySchedulerTopology.key;
+import static io.agentoutcomes.topology.classify.RetrySchedulerTopology.keyBound;
+
+import io.agentoutcomes.avro.RetryRequest;
+import java.time.Duration;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Holds each retry in the store {@value RetrySchedulerTopology#PENDING_STORE}, keyed by due time, and forwards it when
+ * the wall clock reaches its due time: never before, and within one check interval after. A retry already due is
+ * forwarded at once. A check forwards at most {@code maxPerCheck} and the next resumes where it stopped.
+ */
+public final class RetryScheduler implements Processor<String, RetryRequest, String, RetryRequest> {
+    private final Duration checkInterval;
+    private final int maxPerCheck;
+    private ProcessorContext<String, RetryRequest> context;
+    private KeyValueStore<Bytes, RetryRequest> pending;
+    /** Where the next check starts: every entry before it has been forwarded. */
+    private Bytes resumeFrom = keyBound(0);
+
+    RetryScheduler(Duration checkInterval, int maxPerCheck) {
+        this.checkInterval = checkInterval;
+        this.maxPerCheck = maxPerCheck;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, RetryRequest> context) {
+        this.context = context;
+        this.pending = context.getStateStore(PENDING_STORE);
+        context.schedule(checkInterval, PunctuationType.WALL_CLOCK_TIME, this::forwardDue);
+    }
+
+    @Override
+    public void process(Record<String, RetryRequest> record) {
+        RetryRequest retry = record.value();
+        if (retry == null) {
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        if (retry.getDueAt().toEpochMilli() <= now) {
+            context.forward(new Record<>(retry.getTaskId(), retry, now));
+            return;
+        }
+        Bytes key = key(retry);
+        pending.put(key, retry);
+        // Only if the wall clock stepped back can a new entry land before where the next check resumes.
+        if (key.compareTo(resumeFrom) < 0) {
+            resumeFrom = key;
+        }
+    }
+
+    /** Forwards, oldest first, the retries whose due time has come, at most {@code maxPerCheck} of them. */
+    private void forwardDue(long now) {
+        int forwarded = 0;
+        try (KeyValueIterator<Bytes, RetryRequest> due = pending.range(resumeFrom, keyBound(now + 1))) {
+            while (due.hasNext()) {
+                KeyValue<Bytes, RetryRequest> entry = due.next();
+                if (forwarded == maxPerCheck) {
+                    resumeFrom = entry.key;
+                    return;
+                }
+                context.forward(new Record<>(entry.value.getTaskId(), entry.value, now));
+                pending.delete(entry.key);
+                forwarded++;
+            }
+        }
+        resumeFrom = keyBound(now + 1);
+    }
+}
+

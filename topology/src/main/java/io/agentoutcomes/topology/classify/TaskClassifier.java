@@ -1,0 +1,125 @@
+package io.agentoutcomes.topology.classify;
+
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.avro.TaskAttempts;
+import java.time.Instant;
+import java.util.List;
+import java.util.Random;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Classifies each completion of one kind against its task's state, and keeps that state: the failure counts (so retry
+ * counting works whether or not producers set {@code attempt}) and the recent result ids (a duplicate is processed
+ * once, and forwards nothing). The decisions are {@link Decisions}'; this class adds the store and the counters.
+ * <p>
+ * A task is forgotten after the retention ({@link TaskRetention}): an expired entry reads as absent, and a sweep on
+ * the wall clock deletes expired entries (tombstones on the changelog), resuming where the last sweep stopped, so the
+ * store holds the tasks of one retention period whatever the traffic.
+ *
+ * @param <V> the completion: {@code AgentResult} or {@code NodeFinished}
+ */
+public final class TaskClassifier<V> implements Processor<String, V, String, ClassifiedOutcome> {
+    private final RetryPolicy policy;
+    private final TaskKind<V> kind;
+    private final String storeName;
+    private final TaskRetention retention;
+    private final Random random = new Random();
+    private final TaskStates states = new TaskStates();
+    private ProcessorContext<String, ClassifiedOutcome> context;
+    private KeyValueStore<String, byte[]> tasks;
+    private Sensor duplicates;
+    private Sensor ignored;
+    private Sensor expired;
+    /** Where the next sweep starts (null: the beginning), and how many tasks were added since the last. */
+    private String sweepFrom;
+    private int addedSinceSweep;
+
+    TaskClassifier(RetryPolicy policy, TaskKind<V> kind, String storeName, TaskRetention retention) {
+        this.policy = policy;
+        this.kind = kind;
+        this.storeName = storeName;
+        this.retention = retention;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, ClassifiedOutcome> context) {
+        this.context = context;
+        this.tasks = context.getStateStore(storeName);
+        duplicates = sensor("duplicates");
+        ignored = sensor("ignored-failures");
+        expired = sensor("expired-tasks");
+        context.schedule(retention.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
+    }
+
+    private Sensor sensor(String name) {
+        return context.metrics().addRateTotalSensor("agent-outcomes-classify", storeName, name, Sensor.RecordingLevel.INFO);
+    }
+
+    @Override
+    public void process(Record<String, V> record) {
+        V value = record.value();
+        if (value == null) {
+            return;
+        }
+        long now = context.currentSystemTimeMs();
+        String taskId = kind.taskId(value);
+        byte[] entry = tasks.get(taskId);
+        TaskAttempts state;
+        if (entry == null || TaskStates.expiresAt(entry) <= now) {
+            state = new TaskAttempts(0, 0, 0, null, List.of());
+            addedSinceSweep++;
+        } else {
+            state = states.decode(entry);
+        }
+        String resultId = kind.resultId(value, this::position);
+        if (state.getRecentResultIds().contains(resultId)) {
+            duplicates.record();
+            return;
+        }
+        ClassifiedOutcome outcome = kind.classify(value, resultId, state, policy, Instant.ofEpochMilli(now), random);
+        if (outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.IGNORE) {
+            ignored.record();
+        }
+        long delay = outcome.getRetryDelayMs() == null ? 0 : outcome.getRetryDelayMs();
+        tasks.put(taskId, states.encode(Decisions.next(state, outcome), retention.expiresAt(now, delay)));
+        context.forward(record.withKey(taskId).withValue(outcome));
+    }
+
+    private String position() {
+        return context.recordMetadata()
+                .map(source -> source.topic() + "/" + source.partition() + "/" + source.offset()).orElse("unknown");
+    }
+
+    /**
+     * Deletes expired tasks, examining from where the last sweep stopped at least as many entries as were added since
+     * (twice as many, or {@link TaskRetention#minPerSweep()}), and wrapping around at the end of the store.
+     */
+    void sweep(long now) {
+        int budget = Math.max(retention.minPerSweep(), 2 * addedSinceSweep);
+        addedSinceSweep = 0;
+        int examined = 0;
+        try (KeyValueIterator<String, byte[]> entries = tasks.range(sweepFrom, null)) {
+            while (entries.hasNext()) {
+                KeyValue<String, byte[]> entry = entries.next();
+                if (examined == budget) {
+                    sweepFrom = entry.key;
+                    return;
+                }
+                examined++;
+                if (TaskStates.expiresAt(entry.value) <= now) {
+                    tasks.delete(entry.key);
+                    expired.record();
+                }
+            }
+        }
+        sweepFrom = null;
+    }
+}
