@@ -52,7 +52,8 @@ public final class ClassifyTopology {
         return outcomes;
     }
 
-    private static <V> KStream<String, ClassifiedOutcome> classify(StreamsBuilder builder, KStream<String, V> completions,
+    /** One kind of completion classified by a {@link TaskClassifier} with its own task store. */
+    static <V> KStream<String, ClassifiedOutcome> classify(StreamsBuilder builder, KStream<String, V> completions,
                                                                    TaskKind<V> kind, String store, String name,
                                                                    RetryPolicy policy, TaskRetention retention) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), Serdes.String(),

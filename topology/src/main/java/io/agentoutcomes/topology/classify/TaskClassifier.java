@@ -99,11 +99,13 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     }
 
     /**
-     * Deletes expired tasks, examining from where the last sweep stopped at least as many entries as were added since
-     * (twice as many, or {@link TaskRetention#minPerSweep()}), and wrapping around at the end of the store.
+     * Deletes expired tasks, examining from where the last sweep stopped four entries for each task added since (or
+     * {@link TaskRetention#minPerSweep()} if more), and wrapping around at the end of the store. A full pass over a
+     * store of one horizon's tasks then takes at most a quarter of a horizon, so the store holds at most about
+     * 1.25 horizons of tasks, whatever the rate.
      */
     void sweep(long now) {
-        int budget = Math.max(retention.minPerSweep(), 2 * addedSinceSweep);
+        int budget = Math.max(retention.minPerSweep(), 4 * addedSinceSweep);
         addedSinceSweep = 0;
         int examined = 0;
         try (KeyValueIterator<String, byte[]> entries = tasks.range(sweepFrom, null)) {

@@ -9,8 +9,8 @@ import java.time.Duration;
  * @param retention     a task is forgotten this long after its last completion; a retried task this long after its
  *                      retry is due. A duplicate of a result inside the horizon is processed once; after it, as new.
  * @param sweepInterval how often (wall clock) a sweep looks for expired tasks
- * @param minPerSweep   how many entries a sweep examines at least; it examines twice as many as tasks were added
- *                      since the last sweep if that is more, so sweeping keeps pace with any rate of new tasks
+ * @param minPerSweep   how many entries a sweep examines at least; it examines four entries per task added since
+ *                      the last sweep if that is more, so sweeping keeps pace with any rate of new tasks
  */
 public record TaskRetention(Duration retention, Duration sweepInterval, int minPerSweep) {
     public static final String RETENTION_CONFIG = "task.state.retention.ms";
