@@ -7,6 +7,7 @@ import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
+import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
 import io.agentoutcomes.app.streams.RejectingDeserializationHandler;
 import io.agentoutcomes.app.streams.RejectingProcessingHandler;
 import io.agentoutcomes.app.streams.RejectingProductionHandler;
@@ -202,6 +203,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         // The handlers keep no rejected value longer than the input limit (see ScrubbedRejections).
         props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
+        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         if (config.replicationFactor() > 0) {
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         }

@@ -9,7 +9,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -63,6 +62,11 @@ public final class AnalyticsTopology {
             return label;
         }
 
+        /** How long a closed window stays in the store; null for running totals. */
+        Duration retention() {
+            return retention;
+        }
+
         public static WindowSize of(String label) {
             for (WindowSize size : values()) {
                 if (size.label.equals(label)) {
@@ -80,7 +84,14 @@ public final class AnalyticsTopology {
     /** The key of one aggregate: window size and start, agent, model, provider; "|"-separated, start zero-padded. */
     public record WindowKey(WindowSize size, long start, MetricsAggregator.Key key) {
         public String encode() {
-            return String.join("|", size.label, String.format("%013d", start), key.agentId(), key.model(), key.provider());
+            String digits = Long.toString(start);
+            StringBuilder text = new StringBuilder(size.label.length() + 16 + key.agentId().length() + key.model().length()
+                    + key.provider().length()).append(size.label).append('|');
+            for (int pad = digits.length(); pad < 13; pad++) {
+                text.append('0');
+            }
+            return text.append(digits).append('|').append(key.agentId()).append('|').append(key.model()).append('|')
+                    .append(key.provider()).toString();
         }
 
         public static WindowKey decode(String text) {
@@ -112,7 +123,7 @@ public final class AnalyticsTopology {
                 .merge(continuations.mapValues(event -> (Object) event, Named.as("analytics-continuations")),
                         Named.as("analytics-events"));
         KStream<String, AgentMetrics> windows = events
-                .process(() -> new LocalPreAggregator(flushInterval), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
+                .process(() -> new PreAggregator(flushInterval), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
                 .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials"))
                 .process(() -> new WindowMerger(grace), Named.as("analytics-merge"), WINDOWS_STORE);
         windows.filter((key, metrics) -> metrics.getWindowStart() != null
@@ -123,130 +134,4 @@ public final class AnalyticsTopology {
                 .to(topics.agentMetrics1h.name(), topics.agentMetrics1h.produced().withName("write-agent-metrics-1h"));
     }
 
-    /** Folds events into local partials, per window and key, and forwards them all every flush interval. */
-    private static final class LocalPreAggregator implements Processor<String, Object, String, AgentMetrics> {
-        private final Duration flushInterval;
-        private ProcessorContext<String, AgentMetrics> context;
-        private PartialAggregatesStore partials;
-
-        LocalPreAggregator(Duration flushInterval) {
-            this.flushInterval = flushInterval;
-        }
-
-        @Override
-        public void init(ProcessorContext<String, AgentMetrics> context) {
-            this.context = context;
-            this.partials = context.getStateStore(PARTIALS_STORE);
-            context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flush());
-        }
-
-        @Override
-        public void process(Record<String, Object> record) {
-            if (record.value() instanceof ClassifiedOutcome outcome) {
-                MetricsAggregator.Key.of(outcome).ifPresent(key ->
-                        forEachWindow(record.timestamp(), key, windowKey -> partials.add(windowKey, key, outcome)));
-            } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
-                MetricsAggregator.Key key = new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
-                        MetricsAggregator.UNKNOWN);
-                forEachWindow(record.timestamp(), key, windowKey -> partials.add(windowKey, key, event));
-            }
-        }
-
-        /** The encoded key of every window (1m, 1h, total) an event at {@code timestamp} falls in. */
-        private static void forEachWindow(long timestamp, MetricsAggregator.Key key, Consumer<String> action) {
-            for (WindowSize size : WindowSize.values()) {
-                action.accept(new WindowKey(size, size.start(timestamp), key).encode());
-            }
-        }
-
-        /**
-         * Forwards every partial stamped with its own window's start (running totals with 0), not with this task's
-         * stream time: the merger closes windows by the time of the partials it sees, and a window whose records
-         * arrived in time must not look late because the same flush also carries a later window.
-         */
-        private void flush() {
-            for (KeyValue<String, AgentMetrics> partial : partials.drain()) {
-                context.forward(new Record<>(partial.key, partial.value, WindowKey.decode(partial.key).start()));
-            }
-        }
-    }
-
-    /** Merges partials into window aggregates, publishes each change, and closes windows after their grace. */
-    private static final class WindowMerger implements Processor<String, AgentMetrics, String, AgentMetrics> {
-        private final Duration grace;
-        private ProcessorContext<String, AgentMetrics> context;
-        private KeyValueStore<String, AgentMetrics> windows;
-        private Sensor late;
-        /**
-         * The latest window start among the partials merged here: the time windows close by. Not the task's stream
-         * time, which other inputs of the task (or, in a test driver, the whole topology) can carry past a window
-         * whose partials are still on their way. It starts at 0 after a restart, so windows then close late, never
-         * early; a window already closed says so in the store.
-         */
-        private long partialTime;
-
-        WindowMerger(Duration grace) {
-            this.grace = grace;
-        }
-
-        @Override
-        public void init(ProcessorContext<String, AgentMetrics> context) {
-            this.context = context;
-            this.windows = context.getStateStore(WINDOWS_STORE);
-            this.late = context.metrics().addRateTotalSensor("agent-outcomes-analytics", WINDOWS_STORE,
-                    "late-partials-dropped", Sensor.RecordingLevel.INFO);
-            context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, streamTime -> closeWindows(partialTime));
-        }
-
-        @Override
-        public void process(Record<String, AgentMetrics> record) {
-            WindowKey key = WindowKey.decode(record.key());
-            partialTime = Math.max(partialTime, record.timestamp());
-            AgentMetrics current = windows.get(record.key());
-            if (key.end() != null && (current != null && current.getWindowClosed()
-                    || current == null && closed(key, partialTime))) {
-                late.record();
-                return;
-            }
-            AgentMetrics merged = current == null ? record.value() : MetricsAggregator.merge(current, record.value());
-            if (key.end() != null) {
-                merged.setWindowStart(Instant.ofEpochMilli(key.start()));
-                merged.setWindowEnd(key.end());
-            }
-            merged = MetricsAggregator.withPercentiles(merged);
-            windows.put(record.key(), merged);
-            context.forward(record.withValue(merged));
-        }
-
-        private boolean closed(WindowKey key, long streamTime) {
-            return key.end().plus(grace).toEpochMilli() <= streamTime;
-        }
-
-        /**
-         * Publishes every window past its grace (by the partials' time) once more, marked closed, and keeps it (closed) for queries until it
-         * is older than its size's retention.
-         */
-        private void closeWindows(long now) {
-            List<KeyValue<String, AgentMetrics>> toClose = new ArrayList<>();
-            List<String> expired = new ArrayList<>();
-            for (WindowSize size : List.of(WindowSize.ONE_MINUTE, WindowSize.ONE_HOUR)) {
-                try (KeyValueIterator<String, AgentMetrics> range = windows.range(size.label + "|", size.label + "|~")) {
-                    range.forEachRemaining(entry -> {
-                        WindowKey key = WindowKey.decode(entry.key);
-                        if (key.end().plus(size.retention).toEpochMilli() <= now) {
-                            expired.add(entry.key);
-                        } else if (!entry.value.getWindowClosed() && closed(key, now)) {
-                            toClose.add(entry);
-                        }
-                    });
-                }
-            }
-            for (KeyValue<String, AgentMetrics> window : toClose) {
-                AgentMetrics closed = AgentMetrics.newBuilder(window.value).setWindowClosed(true).build();
-                windows.put(window.key, closed);
-                context.forward(new Record<>(window.key, closed, now));
-            }
-            expired.forEach(windows::delete);
-        }
-    }
 }

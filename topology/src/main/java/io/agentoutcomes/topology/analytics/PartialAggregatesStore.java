@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.HdrHistogram.Histogram;
@@ -22,7 +23,8 @@ import org.apache.kafka.streams.state.internals.CacheFlushListener;
 import org.apache.kafka.streams.state.internals.CachedStateStore;
 
 /**
- * The local partial aggregates: live accumulators in memory (changed in place, the duration sketch kept decoded),
+ * The local partial aggregates, per minute and key: live accumulators in memory (changed in place, the duration sketch
+ * kept decoded),
  * written to a changelogged key-value store when Kafka Streams flushes the caches of a task, which it does as it
  * prepares a commit, before the transaction commits. So a record costs an in-memory update, not a read, copy and
  * write of an aggregate; and exactly-once holds: whatever a commit covers has been written to the changelog inside
@@ -35,11 +37,30 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  * is flushed before: so this store is one, with no flush listener (nothing is forwarded on flush).
  */
 public final class PartialAggregatesStore implements StateStore, CachedStateStore<String, AgentMetrics> {
-    private record Live(AgentMetrics metrics, Histogram sketch) {
+    /** A minute's partial of one key, as the live map holds it: no string is made per record. */
+    private record MinuteKey(long start, MetricsAggregator.Key key) {
+        String encode() {
+            return new AnalyticsTopology.WindowKey(AnalyticsTopology.WindowSize.ONE_MINUTE, start, key).encode();
+        }
+    }
+
+    /** A live accumulator: its store key, the aggregate changed in place, its duration sketch kept decoded. */
+    private static final class Live {
+        final String key;
+        final AgentMetrics metrics;
+        final Histogram sketch;
+        boolean dirty;
+
+        Live(String key, AgentMetrics metrics, Histogram sketch) {
+            this.key = key;
+            this.metrics = metrics;
+            this.sketch = sketch;
+        }
     }
 
     private final KeyValueStore<String, AgentMetrics> inner;
-    private final Map<String, Live> live = new HashMap<>();
+    /** The accumulators touched since the last drain; written to the store when a commit is prepared, kept live. */
+    private final Map<MinuteKey, Live> live = new HashMap<>();
 
     private PartialAggregatesStore(KeyValueStore<String, AgentMetrics> inner) {
         this.inner = inner;
@@ -94,44 +115,65 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
         };
     }
 
-    /** Adds an outcome to the partial of {@code key}. */
-    public void add(String key, MetricsAggregator.Key dimensions, ClassifiedOutcome outcome) {
-        Live partial = live(key, dimensions);
-        MetricsAggregator.addInPlace(partial.metrics(), partial.sketch(), outcome);
+    /** Adds an outcome to the partial of its key's minute starting at {@code minuteStart}. */
+    public void add(long minuteStart, MetricsAggregator.Key dimensions, ClassifiedOutcome outcome) {
+        Live partial = live(minuteStart, dimensions);
+        MetricsAggregator.addInPlace(partial.metrics, partial.sketch, outcome);
+        partial.dirty = true;
     }
 
-    /** Adds a continuation event to the partial of {@code key}. */
-    public void add(String key, MetricsAggregator.Key dimensions, ContinuationEvaluated event) {
-        MetricsAggregator.addContinuationInPlace(live(key, dimensions).metrics(), event);
+    /** Adds a continuation event to the partial of its key's minute starting at {@code minuteStart}. */
+    public void add(long minuteStart, MetricsAggregator.Key dimensions, ContinuationEvaluated event) {
+        Live partial = live(minuteStart, dimensions);
+        MetricsAggregator.addContinuationInPlace(partial.metrics, event);
+        partial.dirty = true;
     }
 
-    /** Every partial, removed from the store: what a flush forwards. */
+    /**
+     * Every partial, removed from the store: what a flush forwards. The store holds minute partials only (a record
+     * updates one accumulator, not three); the hour and running-total partials are their sums, made here, once per
+     * flush and key.
+     */
     public List<KeyValue<String, AgentMetrics>> drain() {
         writeLive();
-        List<KeyValue<String, AgentMetrics>> all = new ArrayList<>();
+        live.clear();
+        List<KeyValue<String, AgentMetrics>> minutes = new ArrayList<>();
         try (KeyValueIterator<String, AgentMetrics> iterator = inner.all()) {
-            iterator.forEachRemaining(all::add);
+            iterator.forEachRemaining(minutes::add);
         }
-        all.forEach(entry -> inner.delete(entry.key));
+        minutes.forEach(entry -> inner.delete(entry.key));
+        Map<String, AgentMetrics> sums = new LinkedHashMap<>();
+        for (KeyValue<String, AgentMetrics> minute : minutes) {
+            AnalyticsTopology.WindowKey key = AnalyticsTopology.WindowKey.decode(minute.key);
+            for (AnalyticsTopology.WindowSize size : List.of(AnalyticsTopology.WindowSize.ONE_HOUR,
+                    AnalyticsTopology.WindowSize.TOTAL)) {
+                sums.merge(new AnalyticsTopology.WindowKey(size, size.start(key.start()), key.key()).encode(),
+                        minute.value, MetricsAggregator::merge);
+            }
+        }
+        List<KeyValue<String, AgentMetrics>> all = new ArrayList<>(minutes);
+        sums.forEach((key, metrics) -> all.add(KeyValue.pair(key, metrics)));
         return all;
     }
 
-    private Live live(String key, MetricsAggregator.Key dimensions) {
-        return live.computeIfAbsent(key, k -> {
-            AgentMetrics stored = inner.get(k);
+    private Live live(long minuteStart, MetricsAggregator.Key dimensions) {
+        return live.computeIfAbsent(new MinuteKey(minuteStart, dimensions), k -> {
+            String key = k.encode();
+            AgentMetrics stored = inner.get(key);
             AgentMetrics metrics = MetricsAggregator.mutableCopy(stored == null ? MetricsAggregator.empty(dimensions) : stored);
-            return new Live(metrics, DurationSketch.decode(metrics.getDurationSketch()));
+            return new Live(key, metrics, DurationSketch.decode(metrics.getDurationSketch()));
         });
     }
 
-    /** Writes the live accumulators to the store (and its changelog). */
+    /** Writes the accumulators changed since the last write to the store (and its changelog). */
     private void writeLive() {
-        for (Map.Entry<String, Live> entry : live.entrySet()) {
-            AgentMetrics metrics = entry.getValue().metrics();
-            metrics.setDurationSketch(DurationSketch.encode(entry.getValue().sketch()));
-            inner.put(entry.getKey(), metrics);
+        for (Live partial : live.values()) {
+            if (partial.dirty) {
+                partial.metrics.setDurationSketch(DurationSketch.encode(partial.sketch));
+                inner.put(partial.key, partial.metrics);
+                partial.dirty = false;
+            }
         }
-        live.clear();
     }
 
     @Override
