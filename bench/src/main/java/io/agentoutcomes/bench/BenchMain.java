@@ -6,7 +6,8 @@ import picocli.CommandLine.Command;
 /** The benchmark harness's command line: one suite per subcommand. */
 @Command(name = "agent-outcomes-bench", mixinStandardHelpOptions = true,
         description = "Measures the pipeline; reports, never asserts. See docs/benchmarks.md.",
-        subcommands = {ThroughputSuite.class})
+        subcommands = {ThroughputSuite.class, JmhSuite.class, SchedulerSuite.class, LatencySuite.class,
+                AllSuites.class})
 public final class BenchMain implements Runnable {
     public static void main(String[] args) {
         quietly("org.slf4j.simpleLogger.defaultLogLevel", "warn");

@@ -30,6 +30,8 @@ import jdk.jfr.consumer.RecordingFile;
 final class JfrProfile implements AutoCloseable {
     /** Sampling period of the Java execution samples. */
     static final Duration PERIOD = Duration.ofMillis(5);
+    /** Parks shorter than this are not recorded (JFR's own default is 10 ms in its profile settings). */
+    static final Duration PARK_THRESHOLD = Duration.ofMillis(1);
 
     /** Where time goes, by what a stack contains (inclusive): the areas issue 12 names, and their neighbours. */
     private static final Map<String, Predicate<String>> AREAS = new LinkedHashMap<>();
@@ -83,6 +85,7 @@ final class JfrProfile implements AutoCloseable {
         Recording recording = new Recording(profile);
         recording.enable("jdk.ExecutionSample").withPeriod(PERIOD);
         recording.enable("jdk.NativeMethodSample").withPeriod(Duration.ofMillis(20));
+        recording.enable("jdk.ThreadPark").withThreshold(PARK_THRESHOLD).withStackTrace();
         recording.setName("agent-outcomes-bench");
         recording.start();
         return new JfrProfile(recording, file);
@@ -128,18 +131,28 @@ final class JfrProfile implements AutoCloseable {
     }
 
     /** The counts of a recording: Java and native samples of the chosen threads, and Java samples per thread name. */
-    record Summary(Counts java, Counts nativeSamples, Map<String, Long> javaByThread, long javaAll) {
+    record Summary(Counts java, Counts nativeSamples, Map<String, Long> javaByThread, long javaAll,
+                   Map<String, Duration> parked) {
     }
 
     static Summary summarize(Path file, Predicate<String> threads) throws IOException {
         Counts java = new Counts();
         Counts natives = new Counts();
         Map<String, Long> byThread = new HashMap<>();
+        Map<String, Duration> parked = new HashMap<>();
         long all = 0;
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
                 RecordedEvent event = recording.readEvent();
                 String type = event.getEventType().getName();
+                if (type.equals("jdk.ThreadPark") || type.equals("jdk.JavaMonitorWait")) {
+                    RecordedThread thread = event.getThread();
+                    if (thread != null && thread.getJavaName() != null && threads.test(thread.getJavaName())
+                            && event.getStackTrace() != null) {
+                        parked.merge(waitingIn(event.getStackTrace().getFrames()), event.getDuration(), Duration::plus);
+                    }
+                    continue;
+                }
                 boolean javaSample = type.equals("jdk.ExecutionSample");
                 if (!javaSample && !type.equals("jdk.NativeMethodSample")) {
                     continue;
@@ -155,13 +168,30 @@ final class JfrProfile implements AutoCloseable {
                 }
             }
         }
-        return new Summary(java, natives, byThread, all);
+        return new Summary(java, natives, byThread, all, parked);
     }
 
     /** A thread's name with the parts that differ between runs (ids, numbers) left out, so threads of a kind count together. */
     static String threadGroup(String name) {
         return name.replaceAll("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<id>")
                 .replaceAll("-r\\d+-", "-r#-").replaceAll("\\d+", "#");
+    }
+
+    /** What a parked thread waits for: the first frame of Kafka's or the project's code, with the caller above it. */
+    static String waitingIn(List<RecordedFrame> frames) {
+        for (int i = 0; i < frames.size(); i++) {
+            String name = name(frames.get(i));
+            if (name.startsWith("org.apache.kafka.") || name.startsWith("io.agentoutcomes.")) {
+                for (int j = i + 1; j < frames.size(); j++) {
+                    String caller = name(frames.get(j));
+                    if (caller.startsWith("org.apache.kafka.streams.") && !caller.startsWith("org.apache.kafka.streams.processor.internals.StreamThread.run")) {
+                        return name + " <- " + caller;
+                    }
+                }
+                return name;
+            }
+        }
+        return frames.isEmpty() ? "?" : name(frames.get(0));
     }
 
     static String name(RecordedFrame frame) {
@@ -186,6 +216,12 @@ final class JfrProfile implements AutoCloseable {
         out.println("  by area, inclusive (a sample may count in several):");
         AREAS.keySet().forEach(area -> out.printf(Locale.ROOT, "    %5.1f%%  %s%n",
                 100.0 * java.areas.getOrDefault(area, 0L) / java.samples, area));
+        if (!summary.parked().isEmpty()) {
+            out.printf(Locale.ROOT, "  time %s spent parked (JFR ThreadPark of %d ms or more, MonitorWait), by where it waited:%n",
+                    what, PARK_THRESHOLD.toMillis());
+            summary.parked().entrySet().stream().sorted(Map.Entry.<String, Duration>comparingByValue().reversed()).limit(8)
+                    .forEach(e -> out.printf(Locale.ROOT, "    %8.1f s  %s%n", e.getValue().toMillis() / 1000.0, e.getKey()));
+        }
         Counts natives = summary.nativeSamples();
         if (natives.samples > 0) {
             out.printf(Locale.ROOT, "  native-method samples of %s (in JNI or blocked in the OS, e.g. RocksDB, epoll): %,d; top 8 self:%n",
