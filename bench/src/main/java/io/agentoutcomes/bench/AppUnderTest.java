@@ -1,0 +1,124 @@
+package io.agentoutcomes.bench;
+
+import io.agentoutcomes.app.AgentOutcomesService;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.Produced;
+
+/** A Kafka Streams application a round runs: the full pipeline, or a byte-array passthrough on the same broker. */
+interface AppUnderTest extends AutoCloseable {
+
+    String applicationId();
+
+    /** Whether a thread is one of this application's stream threads ({@code <application.id>-<uuid>-StreamThread-<n>}). */
+    default boolean isStreamThread(String threadName) {
+        return threadName.startsWith(applicationId() + "-") && threadName.matches(".*-StreamThread-\\d+$");
+    }
+
+    KafkaStreams.State state();
+
+    /** Waits until Kafka Streams is RUNNING; fails on ERROR or after {@code timeout}. */
+    default void awaitRunning(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (state() != KafkaStreams.State.RUNNING) {
+            if (state() == KafkaStreams.State.ERROR || state() == KafkaStreams.State.NOT_RUNNING) {
+                throw new IllegalStateException(applicationId() + " ended in state " + state());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(applicationId() + " not RUNNING after " + timeout.toSeconds() + " s");
+            }
+            Thread.sleep(1);
+        }
+    }
+
+    @Override
+    void close();
+
+    /**
+     * The whole service as {@code agent-outcomes run} starts it (its topology, Streams settings, handlers, topics),
+     * on the given broker and registry; {@code settings} are further service settings ({@code analytics.enabled},
+     * {@code num.stream.threads}, ...).
+     */
+    static AppUnderTest pipeline(BenchCluster cluster, String applicationId, String topicPrefix, int partitions, Path dataDir,
+                                 Map<String, String> settings) throws IOException {
+        Map<String, String> overrides = new HashMap<>(settings);
+        overrides.put(ConfigLoader.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
+        overrides.put(ConfigLoader.SCHEMA_REGISTRY_URL, cluster.registryUrl());
+        overrides.put(ConfigLoader.APPLICATION_ID, applicationId);
+        overrides.put(ConfigLoader.TOPIC_PREFIX, topicPrefix);
+        overrides.put(ConfigLoader.TOPIC_PARTITIONS, String.valueOf(partitions));
+        overrides.put(ConfigLoader.DATA_DIR, dataDir.toString());
+        overrides.put(ConfigLoader.HTTP_PORT, "0");
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), overrides);
+        AgentOutcomesService service = AgentOutcomesService.start(config);
+        return new AppUnderTest() {
+            @Override
+            public String applicationId() {
+                return applicationId;
+            }
+
+            @Override
+            public KafkaStreams.State state() {
+                return service.streamsState();
+            }
+
+            @Override
+            public void close() {
+                service.close();
+            }
+        };
+    }
+
+    /**
+     * Bytes in, the same bytes out, exactly-once: the ceiling of any topology on this broker. {@code settings} are
+     * further Streams settings ({@code num.stream.threads}, ...).
+     */
+    static AppUnderTest passthrough(BenchCluster cluster, String applicationId, String from, String to, Path stateDir,
+                                    Map<String, String> settings) {
+        Properties props = new Properties();
+        props.putAll(settings);
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream(from, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+                .to(to, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
+        KafkaStreams streams = new KafkaStreams(builder.build(props), props);
+        streams.start();
+        return new AppUnderTest() {
+            @Override
+            public String applicationId() {
+                return applicationId;
+            }
+
+            @Override
+            public KafkaStreams.State state() {
+                return streams.state();
+            }
+
+            @Override
+            public void close() {
+                streams.close(Duration.ofSeconds(30));
+            }
+        };
+    }
+
+    /** Opens an application; used where a round starts one. */
+    interface Starter {
+        AppUnderTest start() throws IOException;
+    }
+
+}
