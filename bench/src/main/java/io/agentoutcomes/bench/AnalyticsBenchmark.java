@@ -5,7 +5,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.analytics.DurationSketch;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
-import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.Random;
@@ -28,7 +28,7 @@ public class AnalyticsBenchmark {
 
     @Setup
     public void setUp() {
-        outcome = ClassifyTopology.classify(Workload.avro(7, 1000), TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
+        outcome = Decisions.classify(Workload.avro(7, 1000), TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
         partial = MetricsAggregator.mutableCopy(MetricsAggregator.empty(MetricsAggregator.Key.of(outcome).orElseThrow()));
         sketch = DurationSketch.empty();

@@ -5,7 +5,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.TaskAttempts;
-import io.agentoutcomes.topology.classify.ClassifyTopology;
+import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.List;
@@ -51,6 +51,6 @@ public class ClassifyBenchmark {
 
     @Benchmark
     public ClassifiedOutcome classify() {
-        return ClassifyTopology.classify(result, before, policy, now, random);
+        return Decisions.classify(result, before, policy, now, random);
     }
 }
