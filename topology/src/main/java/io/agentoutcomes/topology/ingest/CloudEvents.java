@@ -87,7 +87,8 @@ public final class CloudEvents {
 
     /**
      * The headers of the canonical record made from a CloudEvent: the input's, plus in structured mode each
-     * attribute as its binary-mode {@code ce_*} header, plus the event's {@code traceparent} and {@code tracestate}
+     * attribute as its binary-mode {@code ce_*} header ({@value CredentialScrubber#REDACTED} for one named like a
+     * credential), plus the event's {@code traceparent} and {@code tracestate}
      * as W3C headers when the record has no {@code traceparent} of its own and the event's is well formed; less
      * {@code content-type}, which named the media type of a JSON value the canonical record no longer is.
      */
@@ -95,7 +96,9 @@ public final class CloudEvents {
         RecordHeaders headers = new RecordHeaders(input == null ? new Header[0] : input.toArray());
         headers.remove(CONTENT_TYPE);
         if (event.mode() == CloudEvent.Mode.STRUCTURED) {
-            event.attributes().forEach((name, text) -> set(headers, HEADER_PREFIX + name, text));
+            // the envelope was the value, never written anywhere: an attribute named like a credential stays unwritten
+            event.attributes().forEach((name, text) -> set(headers, HEADER_PREFIX + name,
+                    CredentialScrubber.isCredentialName(name) ? CredentialScrubber.REDACTED : text));
         }
         String traceparent = event.attribute(TRACEPARENT);
         if (headers.lastHeader(TRACEPARENT) == null && traceparent != null && isTraceparent(traceparent)) {

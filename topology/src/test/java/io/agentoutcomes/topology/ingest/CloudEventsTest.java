@@ -198,6 +198,18 @@ class CloudEventsTest {
     }
 
     @Test
+    void anAttributeNamedLikeACredentialIsRedactedInItsHeader() {
+        try (IngestDriver pipeline = new IngestDriver()) {
+            pipeline.pipe("agent-results-json", "task-1", bytes("{\"specversion\":\"1.0\",\"id\":\"e-1\",\"source\":\"a\","
+                    + "\"type\":\"t\",\"apikey\":\"sk-live-0123456789\",\"data\":{\"status\":\"success\",\"data\":1}}"),
+                    headers("content-type", "application/cloudevents+json"));
+
+            assertThat(headerList(pipeline.agentResults().get(0).headers())).containsExactly("ce_specversion=1.0",
+                    "ce_id=e-1", "ce_source=a", "ce_type=t", "ce_apikey=[redacted]");
+        }
+    }
+
+    @Test
     void theRecordsOwnTraceparentIsKeptAndContentTypeIsDropped() {
         try (IngestDriver pipeline = new IngestDriver()) {
             String own = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
