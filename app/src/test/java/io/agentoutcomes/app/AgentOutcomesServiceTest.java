@@ -428,6 +428,57 @@ class AgentOutcomesServiceTest {
     }
 
     @Test
+    void cloudEventsFromDaprAndKnativePublishersAreUnwrappedAndClassifiedWithTheirIdentityAndTraceContext() throws Exception {
+        AppConfig config = config("cloudevents");
+        String prefix = config.topicPrefix();
+        long time = Instant.parse("2026-03-01T12:00:00Z").toEpochMilli();
+        String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    new StringSerializer())) {
+                // Dapr pub/sub: a structured envelope, no content-type header, trace context as extensions
+                producer.send(json(prefix + "agent-results-json", null, time, "{\"specversion\":\"1.0\","
+                        + "\"id\":\"dapr-1\",\"source\":\"photo-analyzer\",\"type\":\"com.dapr.event.sent\","
+                        + "\"subject\":\"task-dapr\",\"datacontenttype\":\"application/json\",\"pubsubname\":\"kafka\","
+                        + "\"traceparent\":\"" + traceparent + "\",\"tracestate\":\"rojo=1\","
+                        + "\"data\":{\"status\":\"error\",\"error\":\"llm-rate-limit\"}}")).get();
+                // a binary-mode event, as a Knative KafkaSink writes one
+                producer.send(json(prefix + "agent-results-json", "partition-key", time,
+                        "{\"status\":\"success\",\"data\":{\"ok\":true}}", "ce_specversion", "1.0", "ce_id", "knative-1",
+                        "ce_source", "/apis/v1/namespaces/agents/reviewer", "ce_type", "dev.agents.result",
+                        "ce_subject", "task-knative", "content-type", "application/json")).get();
+            }
+            Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+
+            List<ConsumerRecord<String, AgentResult>> results = readAll(prefix + "agent-results", 2,
+                    AvroSerde.specific(AgentResult.class).configured(serde, false).deserializer());
+            List<ConsumerRecord<String, io.agentoutcomes.avro.ClassifiedOutcome>> outcomes = readAll(
+                    prefix + "outcomes-classified", 2,
+                    AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer());
+
+            Map<String, ConsumerRecord<String, AgentResult>> byId = new HashMap<>();
+            results.forEach(r -> byId.put(r.value().getResultId(), r));
+            Instant at = Instant.ofEpochMilli(time);
+            assertThat(byId.get("dapr-1").value()).isEqualTo(AgentResult.newBuilder().setResultId("dapr-1")
+                    .setAgentId("photo-analyzer").setTaskId("task-dapr").setDialect(Dialect.VAT_ENVELOPE)
+                    .setRecordTimestamp(at).setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
+                            .setCode("llm-rate-limit").build()).build()).build());
+            assertThat(byId.get("knative-1").value()).isEqualTo(AgentResult.newBuilder().setResultId("knative-1")
+                    .setAgentId("/apis/v1/namespaces/agents/reviewer").setTaskId("task-knative")
+                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(at)
+                    .setOutcome(Success.newBuilder().setData("{\"ok\":true}").build()).build());
+            Map<String, String> daprHeaders = new HashMap<>();
+            byId.get("dapr-1").headers().forEach(h -> daprHeaders.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+            assertThat(daprHeaders).containsEntry("traceparent", traceparent).containsEntry("tracestate", "rojo=1")
+                    .containsEntry("ce_id", "dapr-1").containsEntry("ce_type", "com.dapr.event.sent")
+                    .containsEntry("ce_pubsubname", "kafka").doesNotContainKey("content-type");
+            assertThat(outcomes).extracting(r -> r.key() + " " + r.value().getResultId() + " " + r.value().getResultType())
+                    .containsExactlyInAnyOrder("task-dapr dapr-1 RETRYABLE_FAILURE", "task-knative knative-1 SUCCESS");
+        }
+    }
+
+    @Test
     void retriesPendingWhenTheServiceStopsAreForwardedOnceAfterItRestartsNoneEarly() throws Exception {
         AppConfig config = config("retries", Map.of("backoff.base.llm-timeout.ms", "6000"));
         String prefix = config.topicPrefix();

@@ -31,9 +31,15 @@ public final class AgentResultNormalizer {
     private AgentResultNormalizer() {
     }
 
-    /** The canonical record for a JSON value with its record context. */
+    /** The canonical record for a JSON value (or a CloudEvent wrapping one) with its record context. */
     public static AgentResult normalize(byte[] json, RecordContext context) {
-        JsonFields root = new JsonFields(parseObject(json), "");
+        JsonInput input = CloudEvents.read(json, context);
+        return normalize(input.root(), input.context());
+    }
+
+    /** The canonical record for a parsed JSON object with its record context. */
+    static AgentResult normalize(JsonNode json, RecordContext context) {
+        JsonFields root = new JsonFields(json, "");
         Dialect dialect = dialectOf(root, context);
         AgentResult.Builder result = switch (dialect) {
             case VAT_ENVELOPE -> VatEnvelope.toCanonical(root);
@@ -63,6 +69,11 @@ public final class AgentResultNormalizer {
         if (node == null || node.isMissingNode()) {
             throw new InvalidInputException(UNPARSEABLE_JSON, "empty record: expected a JSON object");
         }
+        return requireObject(node);
+    }
+
+    /** The node when it is a JSON object; anything else is unparseable input. */
+    static JsonNode requireObject(JsonNode node) {
         if (!node.isObject()) {
             throw new InvalidInputException(UNPARSEABLE_JSON, "expected a JSON object, got " + node.getNodeType()
                     .name().toLowerCase(Locale.ROOT));
@@ -115,8 +126,10 @@ public final class AgentResultNormalizer {
         String agentId = result.hasAgentId() ? result.getAgentId() : text(root, "agentId", "agent_id");
         return result
                 .setResultId(context.resultId(text(root, "resultId", "result_id")))
-                .setAgentId(context.fieldOrHeader(agentId, RecordContext.AGENT_ID, "agent id"))
-                .setTaskId(context.fieldHeaderOrKey(text(root, "taskId", "task_id"), RecordContext.TASK_ID, "task id"))
+                .setAgentId(context.fieldOrHeader(agentId, RecordContext.AGENT_ID, context.cloudEventSource(), "source",
+                        "agent id"))
+                .setTaskId(context.fieldHeaderOrKey(text(root, "taskId", "task_id"), RecordContext.TASK_ID,
+                        context.cloudEventSubject(), "subject", "task id"))
                 .setJobId(context.fieldOrHeaderOrNull(text(root, "jobId", "job_id"), RecordContext.JOB_ID))
                 .setNodeId(context.fieldOrHeaderOrNull(text(root, "nodeId", "node_id"), RecordContext.NODE_ID))
                 .setAttempt(context.attempt(root.smallCount("attempt")))

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.ingest;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.ContinuationDecision;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.ContinuationEvaluation;
@@ -21,8 +22,15 @@ public final class ContinuationEventNormalizer {
     private ContinuationEventNormalizer() {
     }
 
+    /** The canonical event for a JSON value (or a CloudEvent wrapping one) with its record context. */
     public static ContinuationEvaluated normalize(byte[] json, RecordContext context) {
-        JsonFields root = new JsonFields(AgentResultNormalizer.parseObject(json), "");
+        JsonInput input = CloudEvents.read(json, context);
+        return normalize(input.root(), input.context());
+    }
+
+    /** The canonical event for a parsed JSON object with its record context. */
+    static ContinuationEvaluated normalize(JsonNode json, RecordContext context) {
+        JsonFields root = new JsonFields(json, "");
         Integer step = root.smallCount("step");
         Boolean shouldContinue = root.bool("shouldContinue");
         if (step == null || shouldContinue == null) {
@@ -30,7 +38,8 @@ public final class ContinuationEventNormalizer {
         }
         String decision = root.text("decision");
         return ContinuationEvaluated.newBuilder()
-                .setAgentId(context.fieldHeaderOrKey(root.text("agentId"), RecordContext.AGENT_ID, "agentId"))
+                .setAgentId(context.fieldHeaderOrKey(root.text("agentId"), RecordContext.AGENT_ID, context.cloudEventSource(),
+                        "source", "agentId"))
                 .setParentAgentId(root.text("parentAgentId"))
                 .setStep(step)
                 .setShouldContinue(shouldContinue)

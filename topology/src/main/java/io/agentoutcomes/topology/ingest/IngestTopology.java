@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
@@ -28,7 +29,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 /**
  * JSON in, canonical Avro out: {@code agent-results-json} (any seed dialect) to {@code agent-results},
  * {@code node-finished-json} to {@code node-finished}, {@code continuation-events-json} to
- * {@code continuation-events}. A record that cannot be normalized goes to {@code rejected-input} with its original
+ * {@code continuation-events}; a value wrapped in a CloudEvent, structured or binary, is unwrapped first
+ * ({@link CloudEvents}). A record that cannot be normalized goes to {@code rejected-input} with its original
  * key, value and headers, credentials replaced and long header values cut ({@link RejectedInput}), plus headers
  * saying why; it is counted, and the next record
  * is processed as usual.
@@ -37,10 +39,10 @@ public final class IngestTopology {
     private IngestTopology() {
     }
 
-    /** Turns one JSON record into a canonical record; throws {@link InvalidInputException} for bad input. */
+    /** Turns one JSON object into a canonical record; throws {@link InvalidInputException} for bad input. */
     @FunctionalInterface
     public interface Normalizer<V> {
-        V normalize(byte[] json, RecordContext context);
+        V normalize(JsonNode json, RecordContext context);
     }
 
     /** What became of one input record. */
@@ -120,8 +122,11 @@ public final class IngestTopology {
                     throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a value of "
                             + record.value().length + " bytes is longer than " + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
                 }
-                V canonical = normalizer.normalize(record.value(), source);
-                context.forward(record.withValue(new Ingested.Normalized<>(keyOf.apply(canonical), canonical)));
+                JsonInput input = CloudEvents.read(record.value(), source);
+                V canonical = normalizer.normalize(input.root(), input.context());
+                CloudEvent event = input.context().cloudEvent();
+                context.forward(new Record<>(record.key(), new Ingested.Normalized<>(keyOf.apply(canonical), canonical),
+                        record.timestamp(), event == null ? record.headers() : CloudEvents.canonicalHeaders(record.headers(), event)));
             } catch (InvalidInputException e) {
                 rejectionSensor(e.kind(), metadata.topic()).record();
                 Headers headers = RejectedInput.copyHeaders(record.headers());

@@ -10,7 +10,9 @@ public final class InvalidInputException extends RuntimeException {
         MISSING_FIELD("missing-field"),
         WRONG_TYPE("wrong-type"),
         OUT_OF_RANGE("out-of-range"),
-        TOO_LARGE("too-large");
+        TOO_LARGE("too-large"),
+        /** A CloudEvent whose envelope or attributes break the CloudEvents 1.0 spec (its data is judged as any value). */
+        INVALID_CLOUDEVENT("invalid-cloudevent");
 
         private final String label;
 

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.ingest;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNKNOWN_DIALECT;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import java.util.Locale;
@@ -19,8 +20,15 @@ public final class NodeFinishedNormalizer {
     private NodeFinishedNormalizer() {
     }
 
+    /** The canonical event for a JSON value (or a CloudEvent wrapping one) with its record context. */
     public static NodeFinished normalize(byte[] json, RecordContext context) {
-        JsonFields root = new JsonFields(AgentResultNormalizer.parseObject(json), "");
+        JsonInput input = CloudEvents.read(json, context);
+        return normalize(input.root(), input.context());
+    }
+
+    /** The canonical event for a parsed JSON object with its record context. */
+    static NodeFinished normalize(JsonNode json, RecordContext context) {
+        JsonFields root = new JsonFields(json, "");
         JsonFields payload = root;
         if (root.has("payload")) {
             String type = root.text("type");
@@ -33,7 +41,7 @@ public final class NodeFinishedNormalizer {
         String nodeId = first(payload.text("node_id"), root.text("node_id"));
         Integer attempt = payload.smallCount("attempt");
         return NodeFinished.newBuilder()
-                .setJobId(context.fieldHeaderOrKey(jobId, RecordContext.JOB_ID, "job_id"))
+                .setJobId(context.fieldHeaderOrKey(jobId, RecordContext.JOB_ID, context.cloudEventSubject(), "subject", "job_id"))
                 .setNodeId(context.fieldOrHeader(nodeId, RecordContext.NODE_ID, "node_id"))
                 .setPayloadResults(payload.jsonText("payload_results"))
                 .setTraceSpanId(payload.text("trace_span_id"))

@@ -47,8 +47,9 @@ public final class RawHeaderRedactor {
 
     /**
      * The JSON record with every {@code provider_data.raw_headers} (top level, or in a {@code result} or
-     * {@code payload}) redacted, when it had something to remove; empty when the bytes are not a JSON object or
-     * nothing needed removing. For rejected records, which are otherwise written as they came.
+     * {@code payload}, or in a structured CloudEvent's {@code data}) redacted, when it had something to remove; empty
+     * when the bytes are not a JSON object or nothing needed removing. For rejected records, which are otherwise
+     * written as they came.
      */
     public static Optional<byte[]> scrubJson(byte[] json) {
         JsonNode root;
@@ -64,7 +65,9 @@ public final class RawHeaderRedactor {
             return Optional.empty();
         }
         boolean changed = false;
-        for (JsonNode holder : List.of(root, root.path("result"), root.path("payload"))) {
+        JsonNode data = root.path("data"); // a structured CloudEvent's
+        for (JsonNode holder : List.of(root, root.path("result"), root.path("payload"), data, data.path("result"),
+                data.path("payload"))) {
             JsonNode headers = holder.path("provider_data").path("raw_headers");
             if (headers.isObject()) {
                 List<String> drop = new ArrayList<>();

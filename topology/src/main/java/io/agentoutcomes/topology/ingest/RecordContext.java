@@ -10,11 +10,16 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * What a record carries besides its value: key, headers, and where it came from. Identity a dialect lacks comes from
- * here: the record headers first ({@code agent-id}, {@code task-id}, {@code job-id}, {@code node-id},
- * {@code attempt}, {@code result-id}, {@code dialect}), then the record key.
+ * What a record carries besides its value: key, headers, where it came from, and the CloudEvent it was wrapped in if
+ * any. Identity a dialect lacks comes from here: the record headers first ({@code agent-id}, {@code task-id},
+ * {@code job-id}, {@code node-id}, {@code attempt}, {@code result-id}, {@code dialect}), then the CloudEvent's
+ * attributes ({@code id}, {@code source}, {@code subject}: which field each supplies is the normalizer's to say),
+ * then the record key.
+ *
+ * @param cloudEvent the CloudEvent the value was unwrapped from ({@link CloudEvents}), or null
  */
-public record RecordContext(String key, Headers headers, String topic, int partition, long offset, Instant timestamp) {
+public record RecordContext(String key, Headers headers, String topic, int partition, long offset, Instant timestamp,
+                            CloudEvent cloudEvent) {
     public static final String AGENT_ID = "agent-id";
     public static final String TASK_ID = "task-id";
     public static final String JOB_ID = "job-id";
@@ -22,6 +27,31 @@ public record RecordContext(String key, Headers headers, String topic, int parti
     public static final String ATTEMPT = "attempt";
     public static final String RESULT_ID = "result-id";
     public static final String DIALECT = "dialect";
+
+    /** A record not wrapped in a CloudEvent. */
+    public RecordContext(String key, Headers headers, String topic, int partition, long offset, Instant timestamp) {
+        this(key, headers, topic, partition, offset, timestamp, null);
+    }
+
+    /** This context with the CloudEvent the value was unwrapped from. */
+    RecordContext withCloudEvent(CloudEvent event) {
+        return new RecordContext(key, headers, topic, partition, offset, timestamp, event);
+    }
+
+    /** The CloudEvent's {@code id}, or null. */
+    String cloudEventId() {
+        return cloudEvent == null ? null : cloudEvent.id();
+    }
+
+    /** The CloudEvent's {@code source}, or null. */
+    String cloudEventSource() {
+        return cloudEvent == null ? null : cloudEvent.source();
+    }
+
+    /** The CloudEvent's {@code subject}, or null. */
+    String cloudEventSubject() {
+        return cloudEvent == null ? null : cloudEvent.subject();
+    }
 
     /** The last value of a header as UTF-8 text, or null. */
     public String header(String name) {
@@ -36,32 +66,40 @@ public record RecordContext(String key, Headers headers, String topic, int parti
         return value.isEmpty() ? null : value;
     }
 
-    /** A field's value, else the header's, else the key's; an error naming all three when none has one. */
-    String fieldHeaderOrKey(String fieldValue, String header, String what) {
-        if (fieldValue != null) {
-            return fieldValue;
-        }
-        String fromHeader = header(header);
-        if (fromHeader != null) {
-            return fromHeader;
+    /**
+     * A field's value, else the header's, else the CloudEvent attribute's ({@code fromCloudEvent}, null when there is
+     * none), else the key's; an error naming each place when none has one.
+     */
+    String fieldHeaderOrKey(String fieldValue, String header, String fromCloudEvent, String cloudEventAttribute, String what) {
+        String explicit = fieldHeaderOrCloudEvent(fieldValue, header, fromCloudEvent);
+        if (explicit != null) {
+            return explicit;
         }
         if (key != null && !key.isBlank()) {
             return key;
         }
         throw new InvalidInputException(MISSING_FIELD, what + " is missing: not in the record, no '" + header
-                + "' header, no record key");
+                + "' header, " + (cloudEvent == null ? "" : "no CloudEvents " + cloudEventAttribute + ", ") + "no record key");
+    }
+
+    /** As {@link #fieldHeaderOrKey} without the key. */
+    String fieldOrHeader(String fieldValue, String header, String fromCloudEvent, String cloudEventAttribute, String what) {
+        String explicit = fieldHeaderOrCloudEvent(fieldValue, header, fromCloudEvent);
+        if (explicit == null) {
+            throw new InvalidInputException(MISSING_FIELD, what + " is missing: not in the record" + (cloudEvent == null
+                    ? " and no '" + header + "' header" : ", no '" + header + "' header, no CloudEvents " + cloudEventAttribute));
+        }
+        return explicit;
     }
 
     /** A field's value, else the header's; an error naming both when neither has one. */
     String fieldOrHeader(String fieldValue, String header, String what) {
-        if (fieldValue != null) {
-            return fieldValue;
-        }
-        String fromHeader = header(header);
-        if (fromHeader == null) {
-            throw new InvalidInputException(MISSING_FIELD, what + " is missing: not in the record and no '" + header + "' header");
-        }
-        return fromHeader;
+        return fieldOrHeader(fieldValue, header, null, null, what);
+    }
+
+    private String fieldHeaderOrCloudEvent(String fieldValue, String header, String fromCloudEvent) {
+        String explicit = fieldOrHeaderOrNull(fieldValue, header);
+        return explicit != null ? explicit : fromCloudEvent;
     }
 
     /** A field's value, else the header's, else null. */
@@ -90,11 +128,12 @@ public record RecordContext(String key, Headers headers, String topic, int parti
     }
 
     /**
-     * The result id: the field's, else the {@code result-id} header's, else the record's position
-     * ({@code topic/partition/offset}), which is stable when the record is processed again.
+     * The result id: the field's, else the {@code result-id} header's, else the CloudEvent's {@code id} (a publisher
+     * re-sending an event keeps its id), else the record's position ({@code topic/partition/offset}), which is stable
+     * when the record is processed again.
      */
     String resultId(String fieldValue) {
-        String explicit = fieldOrHeaderOrNull(fieldValue, RESULT_ID);
+        String explicit = fieldHeaderOrCloudEvent(fieldValue, RESULT_ID, cloudEventId());
         return explicit != null ? explicit : topic + "/" + partition + "/" + offset;
     }
 }

@@ -1,7 +1,11 @@
 package io.agentoutcomes.topology.ingest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Base64;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -64,14 +68,48 @@ public final class RejectedInput {
         if (value == null) {
             return null;
         }
-        byte[] withoutRawHeaders = RawHeaderRedactor.scrubJson(value).orElse(value);
-        String text = new String(withoutRawHeaders, StandardCharsets.UTF_8);
-        String scrubbed = CredentialScrubber.scrub(text);
-        if (withoutRawHeaders == value && scrubbed.equals(text)) {
+        byte[] scrubbed = scrub(scrubBase64Data(value));
+        if (scrubbed == value) {
             return value;
         }
         add(headers, REDACTED, "true");
-        return scrubbed.getBytes(StandardCharsets.UTF_8);
+        return scrubbed;
+    }
+
+    /** Raw headers and credential-like text removed; the same array when there was nothing to remove. */
+    private static byte[] scrub(byte[] value) {
+        byte[] withoutRawHeaders = RawHeaderRedactor.scrubJson(value).orElse(value);
+        String text = new String(withoutRawHeaders, StandardCharsets.UTF_8);
+        String scrubbed = CredentialScrubber.scrub(text);
+        return withoutRawHeaders == value && scrubbed.equals(text) ? value : scrubbed.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * A structured CloudEvent with its {@code data_base64} scrubbed as a value is, encoded again: base64 hides a
+     * credential from the text scrubber. The same array when it is no such event or there was nothing to remove.
+     */
+    private static byte[] scrubBase64Data(byte[] value) {
+        JsonNode root;
+        try {
+            root = value.length > JsonLimits.MAX_DOCUMENT_BYTES ? null : AgentResultNormalizer.JSON.readTree(value);
+        } catch (IOException | RuntimeException notJson) {
+            return value;
+        }
+        if (root == null || !root.path("data_base64").isTextual()) {
+            return value;
+        }
+        byte[] data;
+        try {
+            data = Base64.getDecoder().decode(root.get("data_base64").asText());
+        } catch (IllegalArgumentException notBase64) {
+            return value;
+        }
+        byte[] scrubbed = scrub(data);
+        if (scrubbed == data) {
+            return value;
+        }
+        ((ObjectNode) root).put("data_base64", Base64.getEncoder().encodeToString(scrubbed));
+        return root.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     /** Nothing of a value too large to keep but its length, in the header {@value #VALUE_DROPPED_BYTES}. */

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
@@ -39,6 +40,7 @@ final class IngestDriver implements AutoCloseable {
     private final TestOutputTopic<String, NodeFinished> nodeFinished;
     private final TestOutputTopic<String, ContinuationEvaluated> continuationEvents;
     private final TestOutputTopic<byte[], byte[]> rejected;
+    private final TestOutputTopic<String, ClassifiedOutcome> outcomes;
 
     IngestDriver() {
         Properties props = new Properties();
@@ -57,6 +59,8 @@ final class IngestDriver implements AutoCloseable {
         continuationEvents = driver.createOutputTopic(topics.continuationEvents.name(), new StringDeserializer(),
                 topics.continuationEvents.valueSerde().deserializer());
         rejected = driver.createOutputTopic(topics.rejectedInput.name(), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        outcomes = driver.createOutputTopic(topics.outcomesClassified.name(), new StringDeserializer(),
+                topics.outcomesClassified.valueSerde().deserializer());
     }
 
     private TestInputTopic<byte[], byte[]> input(String name) {
@@ -90,6 +94,13 @@ final class IngestDriver implements AutoCloseable {
         pipe(continuationEventsJson, key, json, headers);
     }
 
+    /** Any bytes onto a JSON input topic, by its name. */
+    void pipe(String topic, String key, byte[] value, Headers headers) {
+        TestInputTopic<byte[], byte[]> input = topic.equals(topics.agentResultsJson.name()) ? agentResultsJson
+                : topic.equals(topics.nodeFinishedJson.name()) ? nodeFinishedJson : continuationEventsJson;
+        input.pipeInput(new TestRecord<>(key == null ? null : key.getBytes(StandardCharsets.UTF_8), value, headers, RECORD_TIME));
+    }
+
     private static void pipe(TestInputTopic<byte[], byte[]> topic, String key, String json, Headers headers) {
         topic.pipeInput(new TestRecord<>(key == null ? null : key.getBytes(StandardCharsets.UTF_8),
                 json == null ? null : json.getBytes(StandardCharsets.UTF_8), headers, RECORD_TIME));
@@ -105,6 +116,10 @@ final class IngestDriver implements AutoCloseable {
 
     List<TestRecord<String, ContinuationEvaluated>> continuationEvents() {
         return continuationEvents.readRecordsToList();
+    }
+
+    List<TestRecord<String, ClassifiedOutcome>> outcomes() {
+        return outcomes.readRecordsToList();
     }
 
     List<TestRecord<byte[], byte[]>> rejected() {
