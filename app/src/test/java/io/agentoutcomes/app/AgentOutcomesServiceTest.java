@@ -591,10 +591,10 @@ class AgentOutcomesServiceTest {
                     .reduce(BigDecimal.ZERO, BigDecimal::add)).isEqualByComparingTo("0.004515");
 
             // the running totals (the 300 results and the clock record) as Prometheus domain meters and through the API
-            assertThat(scrapeSum(service, "agent_outcomes_cost_usd", "part=\"total\"")).isCloseTo(0.0045152,
+            assertThat(scrapeSum(service, "agent_outcomes_cost_usd_total", "")).isCloseTo(0.0045152,
                     org.assertj.core.data.Offset.offset(1e-12));
-            assertThat(scrapeSum(service, "agent_outcomes_results", "")).isEqualTo(301.0);
-            assertThat(scrapeSum(service, "agent_outcomes_results", "result_type=\"SKIPPED\"")).isEqualTo(
+            assertThat(scrapeSum(service, "agent_outcomes_results_total", "")).isEqualTo(301.0);
+            assertThat(scrapeSum(service, "agent_outcomes_results_total", "result_type=\"SKIPPED\"")).isEqualTo(
                     (double) expectedCompletions.values().stream().mapToLong(m -> m.getOrDefault("SKIPPED", 0L)).sum());
             HttpResponse<String> byModel = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create(service.httpUrl() + "/analytics?window=1h&by=model")).build(), HttpResponse.BodyHandlers.ofString());

@@ -1,16 +1,9 @@
 package io.agentoutcomes.app.http;
 
-import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -18,18 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads the analytics aggregates of every instance (interactive queries on {@link AnalyticsTopology#WINDOWS_STORE},
- * other instances' over HTTP) and groups them by agent, model or provider. An answer is complete or not given: while
+ * other instances' through {@link QueryFanOut}) and groups them by agent, model or provider. An answer is complete or not given: while
  * this instance or another is rebalancing or restoring, or another does not answer, {@link QueryUnavailable}.
  */
 public final class AnalyticsQueries {
@@ -48,31 +38,16 @@ public final class AnalyticsQueries {
     public record Series(String name, List<AgentMetrics> points) {
     }
 
-    private final KafkaStreams streams;
-    private final HostInfo self;
-    private final RestoreTracker restores;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final QueryFanOut fanOut;
 
-    public AnalyticsQueries(KafkaStreams streams, HostInfo self, RestoreTracker restores) {
-        this.streams = streams;
-        this.self = self;
-        this.restores = restores;
+    public AnalyticsQueries(QueryFanOut fanOut) {
+        this.fanOut = fanOut;
     }
 
     /** Every instance's aggregates of a window size, grouped by a dimension and merged within each window. */
     public List<Series> series(WindowSize size, By by) {
-        List<AgentMetrics> all = new ArrayList<>(readyLocal(size));
-        List<StreamsMetadata> instances;
-        try {
-            instances = List.copyOf(streams.streamsMetadataForStore(AnalyticsTopology.WINDOWS_STORE));
-        } catch (InvalidStateStoreException e) {
-            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
-        }
-        for (StreamsMetadata instance : instances) {
-            if (!instance.hostInfo().equals(self)) {
-                all.addAll(remote(instance.hostInfo(), size));
-            }
-        }
+        List<AgentMetrics> all = fanOut.all(AnalyticsTopology.WINDOWS_STORE, () -> local(size),
+                "/analytics/export?window=" + size.label(), AgentMetrics.class);
         Map<String, Map<Instant, AgentMetrics>> grouped = new TreeMap<>();
         for (AgentMetrics metrics : all) {
             String name = by.value.apply(metrics);
@@ -99,17 +74,14 @@ public final class AnalyticsQueries {
     }
 
     private List<AgentMetrics> readyLocal(WindowSize size) {
-        String notReady = StreamsHealth.of(streams, restores).whyNotReady();
-        if (notReady != null) {
-            throw new QueryUnavailable(notReady);
-        }
+        fanOut.requireReady();
         return local(size);
     }
 
     private List<AgentMetrics> local(WindowSize size) {
         List<AgentMetrics> found = new ArrayList<>();
         try {
-            ReadOnlyKeyValueStore<String, AgentMetrics> store = streams.store(StoreQueryParameters.fromNameAndType(
+            ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.streams().store(StoreQueryParameters.fromNameAndType(
                     AnalyticsTopology.WINDOWS_STORE, QueryableStoreTypes.keyValueStore()));
             try (KeyValueIterator<String, AgentMetrics> range = store.range(size.label() + "|", size.label() + "|~")) {
                 range.forEachRemaining(entry -> found.add(entry.value));
@@ -119,24 +91,5 @@ public final class AnalyticsQueries {
         }
         found.sort(Comparator.comparing(m -> m.getWindowStart() == null ? Instant.EPOCH : m.getWindowStart()));
         return found;
-    }
-
-    private List<AgentMetrics> remote(HostInfo host, WindowSize size) {
-        String instance = host.host() + ":" + host.port();
-        try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://" + instance
-                    + "/analytics/export?window=" + size.label())).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                throw new QueryUnavailable("instance " + instance + " answered " + response.statusCode()
-                        + " (it is rebalancing or restoring)");
-            }
-            return RecordListCodec.decodeList(response.body(), AgentMetrics.class);
-        } catch (IOException e) {
-            throw new QueryUnavailable("instance " + instance + " did not answer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new QueryUnavailable("interrupted");
-        }
     }
 }

@@ -1,49 +1,96 @@
 package io.agentoutcomes.app.http;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
+import io.agentoutcomes.topology.analytics.DurationSketch;
+import io.agentoutcomes.topology.analytics.MetricsAggregator;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.Collector;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.Unit;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Supplier;
+import org.HdrHistogram.Histogram;
 
 /**
- * The pipeline's domain meters for Prometheus, read from the analytics running totals this instance holds (so they
- * are exactly-once, like the totals; Prometheus sums the instances): results by type, tokens by kind, cost by part,
- * retries, dead letters by stop reason, duration quantiles; tagged by agent, model and provider. At most
- * {@code maxLabelSets} agent/model/provider combinations get their own series, the most expensive first; the rest
- * are summed under {@value #OTHER}.
+ * The pipeline's domain meters, read from the analytics running totals this instance holds (so they are exactly-once,
+ * like the totals; Prometheus sums the instances). Every series is labelled with the OpenTelemetry GenAI attributes
+ * {@code gen_ai.agent.id}, {@code gen_ai.request.model} and {@code gen_ai.provider.name} ({@link GenAiConventions}):
+ * <ul>
+ *   <li>counters ({@code _total}): results by type, failures by {@code error.type}, tokens by {@code gen_ai.token.type}
+ *       (input including cache reads and writes, as the conventions count it; output) with the cache reads and writes
+ *       as their own counters beside them, cost in US dollars and its reported parts, retries scheduled, dead letters
+ *       by stop reason, results by confidence range;</li>
+ *   <li>{@value #DURATION}: a histogram of result durations in seconds, its buckets read from the totals' duration
+ *       sketch, its sum exact.</li>
+ * </ul>
+ * No series is a sum of others beside them, so a PromQL {@code sum()} over one metric counts nothing twice. At most
+ * {@code maxLabelSets} agent/model/provider combinations get their own series, the most expensive first; the rest are
+ * summed under {@value #OTHER}. A series whose combination leaves this instance (its partition moved to another)
+ * disappears here and appears there with the whole running total.
  */
 public final class DomainMeters {
     public static final String OTHER = "_other";
+    static final String DURATION = "agent_outcomes_duration_seconds";
+    /** Duration bucket bounds, seconds; the sketch holds 1 ms to 1 day. */
+    static final double[] DURATION_BOUNDS = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300,
+        600, 1800, 3600};
 
     private final Supplier<List<AgentMetrics>> totals;
     private final int maxLabelSets;
-    private final MultiGauge results;
-    private final MultiGauge tokens;
-    private final MultiGauge cost;
-    private final MultiGauge retries;
-    private final MultiGauge deadLetters;
-    private final MultiGauge duration;
-    private final MultiGauge confidence;
+    private final CounterFamily results;
+    private final CounterFamily failures;
+    private final CounterFamily tokens;
+    private final CounterFamily cacheReadTokens;
+    private final CounterFamily cacheWriteTokens;
+    private final CounterFamily cost;
+    private final CounterFamily costParts;
+    private final CounterFamily retries;
+    private final CounterFamily deadLetters;
+    private final CounterFamily confidence;
+    private volatile HistogramSnapshot durations = HistogramSnapshot.builder().name(DURATION).build();
 
-    public DomainMeters(MeterRegistry registry, Supplier<List<AgentMetrics>> totals, int maxLabelSets) {
+    public DomainMeters(PrometheusMeterRegistry registry, Supplier<List<AgentMetrics>> totals, int maxLabelSets) {
         this.totals = totals;
         this.maxLabelSets = maxLabelSets;
-        results = MultiGauge.builder("agent_outcomes_results").description("Completions by result type").register(registry);
-        tokens = MultiGauge.builder("agent_outcomes_tokens").description("Tokens by kind (cache tokens normalized)")
-                .register(registry);
-        cost = MultiGauge.builder("agent_outcomes_cost_usd").description("Cost in US dollars by part").register(registry);
-        retries = MultiGauge.builder("agent_outcomes_retries").description("Retries scheduled").register(registry);
-        deadLetters = MultiGauge.builder("agent_outcomes_dead_letters").description("Dead letters by stop reason")
-                .register(registry);
-        duration = MultiGauge.builder("agent_outcomes_duration_ms").description("Duration quantiles in milliseconds")
-                .register(registry);
-        confidence = MultiGauge.builder("agent_outcomes_confidence")
-                .description("Completions by reported confidence, in tenths (seed 000)").register(registry);
+        results = new CounterFamily(registry, "agent_outcomes_results", "Classified results by result type");
+        failures = new CounterFamily(registry, "agent_outcomes_failures",
+                "Failed results by canonical error code (error.type): a breakdown of the failure types of agent_outcomes_results");
+        tokens = new CounterFamily(registry, "agent_outcomes_tokens",
+                "Tokens by gen_ai.token.type; input includes cache reads and writes (OpenTelemetry GenAI conventions)");
+        cacheReadTokens = new CounterFamily(registry, "agent_outcomes_cache_read_input_tokens",
+                "Input tokens read from the provider's prompt cache (part of the input tokens)");
+        cacheWriteTokens = new CounterFamily(registry, "agent_outcomes_cache_write_input_tokens",
+                "Input tokens written to the provider's prompt cache (part of the input tokens)");
+        cost = new CounterFamily(registry, "agent_outcomes_cost_usd", "Cost in US dollars");
+        costParts = new CounterFamily(registry, "agent_outcomes_cost_part_usd",
+                "Cost in US dollars of the parts results report (input, output, cache_read, cache_write): a breakdown of "
+                        + "agent_outcomes_cost_usd where reported");
+        retries = new CounterFamily(registry, "agent_outcomes_retries", "Retries scheduled");
+        deadLetters = new CounterFamily(registry, "agent_outcomes_dead_letters", "Dead letters by stop reason");
+        confidence = new CounterFamily(registry, "agent_outcomes_confidence_results",
+                "Results by reported confidence, in tenths (seed 000)");
+        registry.getPrometheusRegistry().register(new Collector() {
+            @Override
+            public MetricSnapshot collect() {
+                return durations;
+            }
+
+            @Override
+            public String getPrometheusName() {
+                return DURATION;
+            }
+        });
     }
 
     /** Reads the totals again; call before a scrape. While they cannot be read completely, the meters keep their values. */
@@ -54,42 +101,84 @@ public final class DomainMeters {
         } catch (QueryUnavailable e) {
             return;
         }
-        List<MultiGauge.Row<?>> resultRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> tokenRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> costRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> retryRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> deadLetterRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> durationRows = new ArrayList<>();
-        List<MultiGauge.Row<?>> confidenceRows = new ArrayList<>();
-        for (AgentMetrics m : rows) {
-            Tags tags = Tags.of("agent", m.getAgentId(), "model", m.getModel(), "provider", m.getProvider());
-            m.getCompletions().forEach((type, count) -> resultRows.add(MultiGauge.Row.of(tags.and("result_type", type), count)));
-            tokenRows.add(MultiGauge.Row.of(tags.and("kind", "input"), m.getInputTokens()));
-            tokenRows.add(MultiGauge.Row.of(tags.and("kind", "output"), m.getOutputTokens()));
-            tokenRows.add(MultiGauge.Row.of(tags.and("kind", "cache_read"), m.getCacheReadTokens()));
-            tokenRows.add(MultiGauge.Row.of(tags.and("kind", "cache_write"), m.getCacheWriteTokens()));
-            tokenRows.add(MultiGauge.Row.of(tags.and("kind", "total"), m.getTotalTokens()));
-            costRows.add(MultiGauge.Row.of(tags.and("part", "total"), m.getCostTotal().doubleValue()));
-            costRows.add(MultiGauge.Row.of(tags.and("part", "input"), m.getCostInput().doubleValue()));
-            costRows.add(MultiGauge.Row.of(tags.and("part", "output"), m.getCostOutput().doubleValue()));
-            costRows.add(MultiGauge.Row.of(tags.and("part", "cache_read"), m.getCostCacheRead().doubleValue()));
-            costRows.add(MultiGauge.Row.of(tags.and("part", "cache_write"), m.getCostCacheWrite().doubleValue()));
-            retryRows.add(MultiGauge.Row.of(tags, m.getRetries()));
-            m.getDeadLetters().forEach((reason, count) -> deadLetterRows.add(MultiGauge.Row.of(tags.and("stop_reason", reason), count)));
-            m.getConfidenceBuckets().forEach((bucket, count) -> confidenceRows.add(MultiGauge.Row.of(tags.and("bucket", bucket), count)));
-            if (m.getDurationP50Ms() != null) {
-                durationRows.add(MultiGauge.Row.of(tags.and("quantile", "0.5"), m.getDurationP50Ms()));
-                durationRows.add(MultiGauge.Row.of(tags.and("quantile", "0.95"), m.getDurationP95Ms()));
-                durationRows.add(MultiGauge.Row.of(tags.and("quantile", "0.99"), m.getDurationP99Ms()));
-            }
+        Map<Tags, AgentMetrics> byLabels = new LinkedHashMap<>();
+        for (AgentMetrics row : rows) {
+            // two provider spellings with one well-known value (azure, azure-openai) are one label set
+            byLabels.merge(labels(row), row, MetricsAggregator::merge);
         }
-        results.register(resultRows, true);
-        tokens.register(tokenRows, true);
-        cost.register(costRows, true);
-        retries.register(retryRows, true);
-        deadLetters.register(deadLetterRows, true);
-        duration.register(durationRows, true);
-        confidence.register(confidenceRows, true);
+        Values resultValues = new Values();
+        Values failureValues = new Values();
+        Values tokenValues = new Values();
+        Values cacheReadValues = new Values();
+        Values cacheWriteValues = new Values();
+        Values costValues = new Values();
+        Values costPartValues = new Values();
+        Values retryValues = new Values();
+        Values deadLetterValues = new Values();
+        Values confidenceValues = new Values();
+        HistogramSnapshot.Builder durationSnapshot = HistogramSnapshot.builder().name(DURATION).unit(Unit.SECONDS)
+                .help("Durations of results that report one, in seconds");
+        byLabels.forEach((tags, m) -> {
+            m.getCompletions().forEach((type, count) -> resultValues.add(tags.and("result_type", type), count));
+            m.getFailuresByErrorCode().forEach((code, count) ->
+                    failureValues.add(tags.and(GenAiConventions.ERROR_TYPE, code), count));
+            long cacheTokens = m.getCacheReadTokens() + m.getCacheWriteTokens();
+            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT), m.getInputTokens() + cacheTokens);
+            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT), m.getOutputTokens());
+            cacheReadValues.add(tags, m.getCacheReadTokens());
+            cacheWriteValues.add(tags, m.getCacheWriteTokens());
+            costValues.add(tags, m.getCostTotal());
+            costPartValues.add(tags.and("part", "input"), m.getCostInput());
+            costPartValues.add(tags.and("part", "output"), m.getCostOutput());
+            costPartValues.add(tags.and("part", "cache_read"), m.getCostCacheRead());
+            costPartValues.add(tags.and("part", "cache_write"), m.getCostCacheWrite());
+            retryValues.add(tags, m.getRetries());
+            m.getDeadLetters().forEach((reason, count) -> deadLetterValues.add(tags.and("stop_reason", reason), count));
+            m.getConfidenceBuckets().forEach((range, count) -> confidenceValues.add(tags.and("confidence_range", range), count));
+            if (m.getDurationCount() > 0) {
+                durationSnapshot.dataPoint(durationPoint(tags, m));
+            }
+        });
+        results.set(resultValues);
+        failures.set(failureValues);
+        tokens.set(tokenValues);
+        cacheReadTokens.set(cacheReadValues);
+        cacheWriteTokens.set(cacheWriteValues);
+        cost.set(costValues);
+        costParts.set(costPartValues);
+        retries.set(retryValues);
+        deadLetters.set(deadLetterValues);
+        confidence.set(confidenceValues);
+        durations = durationSnapshot.build();
+    }
+
+    private static Tags labels(AgentMetrics m) {
+        return Tags.of(GenAiConventions.AGENT_ID, m.getAgentId(), GenAiConventions.REQUEST_MODEL, m.getModel(),
+                GenAiConventions.PROVIDER_NAME, GenAiConventions.providerName(m.getProvider()));
+    }
+
+    /**
+     * One label set's histogram: each bucket counts the sketch's durations up to its bound (the sketch keeps 3
+     * significant digits, so a duration within 0.1 % above a bound may count in it); count and sum are exact.
+     */
+    private static HistogramSnapshot.HistogramDataPointSnapshot durationPoint(Tags tags, AgentMetrics m) {
+        Histogram sketch = DurationSketch.decode(m.getDurationSketch());
+        double[] bounds = new double[DURATION_BOUNDS.length + 1];
+        long[] counts = new long[bounds.length];
+        long below = 0;
+        for (int i = 0; i < DURATION_BOUNDS.length; i++) {
+            long upToBound = sketch.getCountBetweenValues(0, Math.round(DURATION_BOUNDS[i] * 1000));
+            bounds[i] = DURATION_BOUNDS[i];
+            counts[i] = upToBound - below;
+            below = upToBound;
+        }
+        bounds[DURATION_BOUNDS.length] = Double.POSITIVE_INFINITY;
+        counts[DURATION_BOUNDS.length] = sketch.getTotalCount() - below;
+        Labels.Builder labels = Labels.builder();
+        tags.forEach(tag -> labels.label(tag.getKey().replace('.', '_'), tag.getValue()));
+        return HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(labels.build())
+                .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts))
+                .sum(m.getDurationSumMs() / 1000.0).build();
     }
 
     /** The most expensive label sets up to the cap; the rest merged into one {@value #OTHER} set. */
@@ -103,13 +192,62 @@ public final class DomainMeters {
         List<AgentMetrics> kept = new ArrayList<>(sorted.subList(0, Math.max(0, maxLabelSets - 1)));
         AgentMetrics other = null;
         for (AgentMetrics rest : sorted.subList(kept.size(), sorted.size())) {
-            other = other == null ? rest : io.agentoutcomes.topology.analytics.MetricsAggregator.merge(other, rest);
+            other = other == null ? rest : MetricsAggregator.merge(other, rest);
         }
-        other = io.agentoutcomes.topology.analytics.MetricsAggregator.withPercentiles(other);
+        other = MetricsAggregator.withPercentiles(other);
         other.setAgentId(OTHER);
         other.setModel(OTHER);
         other.setProvider(OTHER);
         kept.add(other);
         return kept;
+    }
+
+    /** Values by label set for one counter name, summed where label sets coincide. */
+    private static final class Values extends HashMap<Tags, Double> {
+        void add(Tags tags, long value) {
+            merge(tags, (double) value, Double::sum);
+        }
+
+        void add(Tags tags, BigDecimal value) {
+            merge(tags, value.doubleValue(), Double::sum);
+        }
+    }
+
+    /**
+     * Micrometer function counters of one name whose label sets come and go with the totals: each reads the value the
+     * last {@link #set} gave its label set; a label set no longer there is removed from the registry.
+     */
+    private static final class CounterFamily {
+        private final PrometheusMeterRegistry registry;
+        private final String name;
+        private final String description;
+        private final Map<Tags, Reading> live = new HashMap<>();
+
+        private static final class Reading {
+            volatile double value;
+            FunctionCounter counter;
+        }
+
+        CounterFamily(PrometheusMeterRegistry registry, String name, String description) {
+            this.registry = registry;
+            this.name = name;
+            this.description = description;
+        }
+
+        synchronized void set(Map<Tags, Double> values) {
+            live.entrySet().removeIf(entry -> {
+                boolean gone = !values.containsKey(entry.getKey());
+                if (gone) {
+                    registry.remove(entry.getValue().counter);
+                }
+                return gone;
+            });
+            values.forEach((tags, value) -> live.computeIfAbsent(tags, t -> {
+                Reading reading = new Reading();
+                reading.counter = FunctionCounter.builder(name, reading, r -> r.value).tags(t).description(description)
+                        .register(registry);
+                return reading;
+            }).value = value);
+        }
     }
 }

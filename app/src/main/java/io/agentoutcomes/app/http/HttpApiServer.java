@@ -4,10 +4,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.agentoutcomes.app.http.Routes.Pool;
+import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -19,38 +24,52 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The service's HTTP server. It listens from the start (its address is the Kafka Streams {@code application.server})
- * and serves, once Kafka Streams is {@link #attach attached}:
+ * and serves, once Kafka Streams is {@link #attach attached}, the routes of one table ({@link #routes}):
  * <ul>
  *   <li>{@code GET /health/live}: 200 while the process can work (Kafka Streams created, rebalancing or running),
  *       503 once Kafka Streams is shutting down, stopped or failed; {@code GET /health/ready} and {@code GET /health}:
  *       200 only while it is RUNNING with every store restored ({@link StreamsHealth});</li>
- *   <li>{@code GET /metrics}: Prometheus text format: the domain meters ({@link DomainMeters}), Kafka Streams' own
- *       metrics (the pipeline's sensors among them: rejected input, duplicates, ignored failures) and the JVM's;</li>
- *   <li>the jobs, analytics and pages of {@link QueryRoutes}.</li>
+ *   <li>{@code GET /metrics}: Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters}),
+ *       Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates, ignored failures) and
+ *       the JVM's;</li>
+ *   <li>the jobs, analytics and pages of {@link QueryRoutes}, other instances' data through {@link QueryFanOut}.</li>
  * </ul>
- * Health and metrics are answered on the server's own threads; everything else on a bounded pool of query threads,
- * so slow queries (another instance not answering) cannot starve the probes. When that pool and its queue are full,
- * a query is answered 503 at once.
+ * The server's own threads only match a request to its route and hand it over: health and metrics to a pool of probe
+ * threads, everything else to a bounded pool of query threads, so slow queries (another instance not answering)
+ * cannot starve the probes. When the query pool and its queue are full, a query is answered 503 at once.
  */
 public final class HttpApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+    private static final int PROBE_THREADS = 2;
+    private static final int PROBE_QUEUE = 64;
     private static final int QUERY_THREADS = 4;
     private static final int QUERY_QUEUE = 64;
 
     private final HttpServer server;
-    private final ThreadPoolExecutor queries = new ThreadPoolExecutor(QUERY_THREADS, QUERY_THREADS, 0, TimeUnit.SECONDS,
-            new ArrayBlockingQueue<>(QUERY_QUEUE), r -> {
-                Thread thread = new Thread(r, "http-api-query");
-                thread.setDaemon(true);
-                return thread;
-            });
+    private final ThreadPoolExecutor probes = pool("http-api-probe", PROBE_THREADS, PROBE_QUEUE);
+    private final ThreadPoolExecutor queries = pool("http-api-query", QUERY_THREADS, QUERY_QUEUE);
+    private final Routes routes = new Routes(List.of(
+            Route.of("/health/live", Pool.PROBES, (exchange, path) -> live(exchange)),
+            Route.of("/health/ready", Pool.PROBES, (exchange, path) -> ready(exchange)),
+            Route.of("/health", Pool.PROBES, (exchange, path) -> ready(exchange)),
+            Route.of("/metrics", Pool.PROBES, (exchange, path) -> metrics(exchange)),
+            Route.of("/", Pool.QUERIES, page((queries, exchange, path) -> queries.dashboard(exchange))),
+            Route.of("/ui/jobs", Pool.QUERIES, page((queries, exchange, path) -> queries.jobsPage(exchange))),
+            Route.of("/ui/jobs/{id}", Pool.QUERIES, page((queries, exchange, path) -> queries.jobPage(exchange, path.get("id")))),
+            Route.of("/jobs", Pool.QUERIES, api((queries, exchange, path) -> queries.jobList(exchange))),
+            Route.of("/jobs/export", Pool.QUERIES, api((queries, exchange, path) -> queries.jobsExport(exchange))),
+            Route.of("/jobs/{id}", Pool.QUERIES, api((queries, exchange, path) -> queries.job(exchange, path.get("id"), false))),
+            Route.of("/jobs/{id}/completed", Pool.QUERIES,
+                    api((queries, exchange, path) -> queries.job(exchange, path.get("id"), true))),
+            Route.of("/analytics", Pool.QUERIES, api((queries, exchange, path) -> queries.analytics(exchange))),
+            Route.of("/analytics/export", Pool.QUERIES, api((queries, exchange, path) -> queries.analyticsExport(exchange)))));
     private volatile Attached attached;
 
     /** What answers once Kafka Streams is there. */
-    private record Attached(KafkaStreams streams, RestoreTracker restores, QueryRoutes routes,
-                            PrometheusMeterRegistry metrics, DomainMeters domainMeters) {
+    private record Attached(KafkaStreams streams, RestoreTracker restores, QueryRoutes queries,
+                            PrometheusMeterRegistry metrics, DomainMeters domainMeters, RetryScheduleMeters retryMeters) {
     }
 
     public HttpApiServer(String host, int port) throws IOException {
@@ -62,9 +81,10 @@ public final class HttpApiServer implements AutoCloseable {
     /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets,
                        RestoreTracker restores) {
-        AnalyticsQueries analytics = new AnalyticsQueries(streams, self, restores);
-        this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(streams, self, restores), analytics),
-                metrics, new DomainMeters(metrics, analytics::localTotals, maxLabelSets));
+        QueryFanOut fanOut = new QueryFanOut(streams, self, restores);
+        AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
+        this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(fanOut), analytics), metrics,
+                new DomainMeters(metrics, analytics::localTotals, maxLabelSets), new RetryScheduleMeters(metrics, streams));
     }
 
     /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
@@ -78,23 +98,81 @@ public final class HttpApiServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** The query threads (a test fills them to show the probes still answer). */
+    ThreadPoolExecutor queryThreads() {
+        return queries;
+    }
+
     @Override
     public void close() {
         HttpResponses.stop(server);
+        probes.shutdownNow();
         queries.shutdownNow();
     }
 
-    private void dispatch(HttpExchange exchange) throws IOException {
-        String path = exchange.getRequestURI().getRawPath();
-        if (path.equals("/health") || path.startsWith("/health/") || path.equals("/metrics")) {
-            answer(exchange, () -> probe(exchange, path));
-            return;
+    private static ThreadPoolExecutor pool(String name, int threads, int queue) {
+        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), r -> {
+            Thread thread = new Thread(r, name);
+            thread.setDaemon(true);
+            return thread;
+        });
+    }
+
+    /** On the server's threads: finds the route and hands the request to its pool. */
+    private void dispatch(HttpExchange exchange) {
+        answer(exchange, () -> {
+            if (!getOrHead(exchange)) {
+                return;
+            }
+            Optional<Routes.Match> match = routes.find(HttpResponses.segments(exchange));
+            if (match.isEmpty()) {
+                QueryRoutes.json(exchange, 404, QueryRoutes.error("not found", exchange.getRequestURI().getPath()));
+                return;
+            }
+            Routes.Match found = match.get();
+            Runnable run = () -> answer(exchange, () -> found.route().handler().handle(exchange, found.path()));
+            try {
+                (found.route().pool() == Pool.PROBES ? probes : queries).execute(run);
+            } catch (RejectedExecutionException e) {
+                QueryRoutes.unavailable(exchange, found.route().pool() == Pool.PROBES ? "too many probes in progress"
+                        : "too many queries in progress");
+            }
+        });
+    }
+
+    /** A query route's handler, given the query side once attached. */
+    private interface QueryHandler {
+        void handle(QueryRoutes queries, HttpExchange exchange, Map<String, String> path) throws IOException;
+    }
+
+    /** A JSON route: while its data cannot be read completely, 503 with the reason and {@code Retry-After}. */
+    private Routes.Handler api(QueryHandler handler) {
+        return (exchange, path) -> {
+            try {
+                handler.handle(attachedQueries(), exchange, path);
+            } catch (QueryUnavailable e) {
+                QueryRoutes.unavailable(exchange, e.getMessage());
+            }
+        };
+    }
+
+    /** A page route: while its data cannot be read completely, a 503 page saying to reload. */
+    private Routes.Handler page(QueryHandler handler) {
+        return (exchange, path) -> {
+            try {
+                handler.handle(attachedQueries(), exchange, path);
+            } catch (QueryUnavailable e) {
+                QueryRoutes.pageUnavailable(exchange, e.getMessage());
+            }
+        };
+    }
+
+    private QueryRoutes attachedQueries() {
+        Attached now = attached;
+        if (now == null) {
+            throw new QueryUnavailable("the service is starting");
         }
-        try {
-            queries.execute(() -> answer(exchange, () -> query(exchange)));
-        } catch (RejectedExecutionException e) {
-            answer(exchange, () -> QueryRoutes.unavailable(exchange, "too many queries in progress"));
-        }
+        return now.queries();
     }
 
     private interface Answer {
@@ -118,46 +196,34 @@ public final class HttpApiServer implements AutoCloseable {
         }
     }
 
-    private void probe(HttpExchange exchange, String path) throws IOException {
-        if (!getOrHead(exchange)) {
-            return;
-        }
+    private StreamsHealth health() {
         Attached now = attached;
-        StreamsHealth health = now == null ? StreamsHealth.of(null, null) : StreamsHealth.of(now.streams(), now.restores());
-        switch (path) {
-            case "/health/live" -> {
-                boolean live = health.live();
-                QueryRoutes.json(exchange, live ? 200 : 503, JSON.createObjectNode().put("status", live ? "UP" : "DOWN")
-                        .put("streams", health.stateName()));
-            }
-            case "/health", "/health/ready" -> {
-                String why = health.whyNotReady();
-                ObjectNode body = JSON.createObjectNode().put("status", why == null ? "UP" : "DOWN")
-                        .put("streams", health.stateName());
-                QueryRoutes.json(exchange, why == null ? 200 : 503, why == null ? body : body.put("reason", why));
-            }
-            case "/metrics" -> {
-                if (now == null) {
-                    QueryRoutes.unavailable(exchange, "the service is starting");
-                } else {
-                    now.domainMeters().refresh();
-                    HttpResponses.send(exchange, 200, PROMETHEUS_TYPE, now.metrics().scrape());
-                }
-            }
-            default -> QueryRoutes.json(exchange, 404, QueryRoutes.error("not found", exchange.getRequestURI().getPath()));
-        }
+        return now == null ? StreamsHealth.of(null, null) : StreamsHealth.of(now.streams(), now.restores());
     }
 
-    private void query(HttpExchange exchange) throws IOException {
-        if (!getOrHead(exchange)) {
-            return;
-        }
+    private void live(HttpExchange exchange) throws IOException {
+        StreamsHealth health = health();
+        boolean live = health.live();
+        QueryRoutes.json(exchange, live ? 200 : 503, JSON.createObjectNode().put("status", live ? "UP" : "DOWN")
+                .put("streams", health.stateName()));
+    }
+
+    private void ready(HttpExchange exchange) throws IOException {
+        StreamsHealth health = health();
+        String why = health.whyNotReady();
+        ObjectNode body = JSON.createObjectNode().put("status", why == null ? "UP" : "DOWN").put("streams", health.stateName());
+        QueryRoutes.json(exchange, why == null ? 200 : 503, why == null ? body : body.put("reason", why));
+    }
+
+    private void metrics(HttpExchange exchange) throws IOException {
         Attached now = attached;
         if (now == null) {
             QueryRoutes.unavailable(exchange, "the service is starting");
-        } else {
-            now.routes().answer(exchange);
+            return;
         }
+        now.domainMeters().refresh();
+        now.retryMeters().refresh();
+        HttpResponses.send(exchange, 200, PROMETHEUS_TYPE, now.metrics().scrape());
     }
 
     private static boolean getOrHead(HttpExchange exchange) throws IOException {

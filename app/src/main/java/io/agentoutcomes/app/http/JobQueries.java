@@ -1,25 +1,17 @@
 package io.agentoutcomes.app.http;
 
-import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.topology.replay.ReplayTopology;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.URLEncoder;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.StoreQueryParameters;
-import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.query.RangeQuery;
@@ -32,12 +24,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads job replay states through Kafka Streams interactive queries: from this instance's store when it holds the
- * job's partition, else from the instance that does, over HTTP. While partitions move (a rebalance) the answer is
- * {@link Unavailable}, never a wrong or empty state.
+ * job's partition, else from the instance that does ({@link QueryFanOut}). While partitions move (a rebalance) the
+ * answer is {@link Unavailable}, never a wrong or empty state.
  */
 public final class JobQueries {
-    /** The query parameter that marks a request forwarded by another instance: answer locally or not at all. */
-    public static final String FORWARDED = "forwarded";
 
     /** What a query found. */
     public sealed interface Answer {
@@ -61,15 +51,12 @@ public final class JobQueries {
 
     private static final Pattern CURSOR = Pattern.compile("\\d{19}\\|.+");
 
+    private final QueryFanOut fanOut;
     private final KafkaStreams streams;
-    private final HostInfo self;
-    private final RestoreTracker restores;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    public JobQueries(KafkaStreams streams, HostInfo self, RestoreTracker restores) {
-        this.streams = streams;
-        this.self = self;
-        this.restores = restores;
+    public JobQueries(QueryFanOut fanOut) {
+        this.fanOut = fanOut;
+        this.streams = fanOut.streams();
     }
 
     /**
@@ -79,25 +66,22 @@ public final class JobQueries {
      * @param forwarded whether another instance forwarded this request (it is then not forwarded again)
      */
     public Answer job(String jobId, String path, boolean forwarded) {
-        if (streams.state() != KafkaStreams.State.RUNNING) {
-            return new Unavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
-        }
-        KeyQueryMetadata metadata = streams.queryMetadataForKey(ReplayTopology.STORE, jobId, Serdes.String().serializer());
-        if (metadata == null || metadata.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
-            return new Unavailable("no instance holds the job's partition yet");
-        }
-        if (metadata.activeHost().equals(self)) {
-            try {
+        try {
+            Optional<HostInfo> owner = fanOut.ownerOf(ReplayTopology.STORE, jobId, Serdes.String().serializer());
+            if (owner.isEmpty()) {
                 JobReplayState state = localStore().get(jobId);
                 return state == null ? new NotFound(jobId) : new Found(state);
-            } catch (InvalidStateStoreException e) {
-                return new Unavailable("the job's partition is moving: " + e.getMessage());
             }
+            if (forwarded) {
+                return new Unavailable("the job's partition moved while the request was forwarded");
+            }
+            QueryFanOut.Relayed relayed = fanOut.forward(owner.get(), path);
+            return new Relayed(relayed.status(), relayed.body());
+        } catch (InvalidStateStoreException e) {
+            return new Unavailable("the job's partition is moving: " + e.getMessage());
+        } catch (QueryUnavailable e) {
+            return new Unavailable(e.getMessage());
         }
-        if (forwarded) {
-            return new Unavailable("the job's partition moved while the request was forwarded");
-        }
-        return forward(metadata.activeHost(), path);
     }
 
     /** A page of the job list: jobs newest update first, and the cursor of the next page (null on the last). */
@@ -112,18 +96,9 @@ public final class JobQueries {
      * @param after the {@code next} cursor of the previous page, or null for the first page
      */
     public Page recentJobs(int limit, String after) {
-        List<JobReplayState> jobs = new ArrayList<>(localRecentJobs(limit + 1, after));
-        List<StreamsMetadata> instances;
-        try {
-            instances = List.copyOf(streams.streamsMetadataForStore(ReplayTopology.RECENT_STORE));
-        } catch (InvalidStateStoreException e) {
-            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
-        }
-        for (StreamsMetadata instance : instances) {
-            if (!instance.hostInfo().equals(self)) {
-                jobs.addAll(remoteRecentJobs(instance.hostInfo(), limit + 1, after));
-            }
-        }
+        String query = "?limit=" + (limit + 1) + (after == null ? "" : "&after=" + URLEncoder.encode(after, StandardCharsets.UTF_8));
+        List<JobReplayState> jobs = new ArrayList<>(fanOut.all(ReplayTopology.RECENT_STORE,
+                () -> localRecentJobs(limit + 1, after), "/jobs/export" + query, JobReplayState.class));
         jobs.sort(Comparator.comparing(JobQueries::cursorOf));
         if (jobs.size() <= limit) {
             return new Page(jobs, null);
@@ -148,10 +123,7 @@ public final class JobQueries {
 
     /** Each local partition's index is in key order; its first {@code limit} entries after the cursor suffice. */
     private List<JobReplayState> localRecentJobs(int limit, String after) {
-        String notReady = StreamsHealth.of(streams, restores).whyNotReady();
-        if (notReady != null) {
-            throw new QueryUnavailable(notReady);
-        }
+        fanOut.requireReady();
         RangeQuery<String, String> range = after == null ? RangeQuery.withNoBounds()
                 : RangeQuery.withLowerBound(after + '\0');
         StateQueryResult<KeyValueIterator<String, String>> result = streams.query(
@@ -183,41 +155,7 @@ public final class JobQueries {
         return jobs;
     }
 
-    private List<JobReplayState> remoteRecentJobs(HostInfo host, int limit, String after) {
-        String instance = host.host() + ":" + host.port();
-        String query = "?limit=" + limit + (after == null ? "" : "&after=" + URLEncoder.encode(after, StandardCharsets.UTF_8));
-        try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create("http://" + instance
-                    + "/jobs/export" + query)).timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofByteArray());
-            if (response.statusCode() != 200) {
-                throw new QueryUnavailable("instance " + instance + " answered " + response.statusCode()
-                        + " (it is rebalancing or restoring)");
-            }
-            return RecordListCodec.decodeList(response.body(), JobReplayState.class);
-        } catch (IOException e) {
-            throw new QueryUnavailable("instance " + instance + " did not answer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new QueryUnavailable("interrupted");
-        }
-    }
-
     private ReadOnlyKeyValueStore<String, JobReplayState> localStore() {
         return streams.store(StoreQueryParameters.fromNameAndType(ReplayTopology.STORE, QueryableStoreTypes.keyValueStore()));
-    }
-
-    private Answer forward(HostInfo host, String path) {
-        String separator = path.contains("?") ? "&" : "?";
-        URI uri = URI.create("http://" + host.host() + ":" + host.port() + path + separator + FORWARDED + "=true");
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            return new Relayed(response.statusCode(), response.body());
-        } catch (IOException e) {
-            return new Unavailable("the instance holding the job (" + host.host() + ":" + host.port() + ") did not answer");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new Unavailable("interrupted");
-        }
     }
 }

@@ -14,8 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The query side of the HTTP API: jobs, analytics and the pages, each answered completely or with 503 and
- * {@code Retry-After} ({@link QueryUnavailable}); a bad request is 400 with its reason.
+ * The query side of the HTTP API, the handlers {@link HttpApiServer}'s route table names: jobs, analytics and the pages,
+ * each answered completely or with 503 and {@code Retry-After} ({@link QueryUnavailable}); a bad request is 400 with
+ * its reason.
  */
 final class QueryRoutes {
     /** Jobs per page of {@code GET /jobs} and {@code /ui/jobs} unless asked otherwise, and the most one may ask for. */
@@ -33,48 +34,43 @@ final class QueryRoutes {
         this.analytics = analytics;
     }
 
-    /** Answers a GET or HEAD request for any path but health and metrics. */
-    void answer(HttpExchange exchange) throws IOException {
-        List<String> path = HttpResponses.segments(exchange);
+    /** The page's answer while its data cannot be read completely: 503, reload in a second. */
+    static void pageUnavailable(HttpExchange exchange, String reason) throws IOException {
+        exchange.getResponseHeaders().set("Retry-After", "1");
+        html(exchange, 503, "<!DOCTYPE html><p>Not available right now: " + TimelinePage.escape(reason)
+                + ". Reload in a second.</p>");
+    }
+
+    /** {@code GET /}: the dashboard. */
+    void dashboard(HttpExchange exchange) throws IOException {
+        html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, AnalyticsQueries.By.MODEL),
+                analytics.series(WindowSize.TOTAL, AnalyticsQueries.By.AGENT), jobs.recentJobs(10, null).jobs()));
+    }
+
+    /** {@code GET /ui/jobs}: the most recently updated jobs. */
+    void jobsPage(HttpExchange exchange) throws IOException {
+        html(exchange, 200, TimelinePage.jobs(jobs.recentJobs(DEFAULT_JOBS, null).jobs()));
+    }
+
+    /** {@code GET /jobs/export?limit=&after=}: this instance's part of a job list page, for another instance. */
+    void jobsExport(HttpExchange exchange) throws IOException {
         Map<String, String> query = HttpResponses.query(exchange);
-        boolean forwarded = Boolean.parseBoolean(query.get(JobQueries.FORWARDED));
-        boolean page = path.isEmpty() || path.get(0).equals("ui");
-        try {
-            if (path.equals(List.of("analytics"))) {
-                analytics(exchange, query);
-            } else if (path.equals(List.of("analytics", "export"))) {
-                bytes(exchange, analytics.export(windowSize(query.getOrDefault("window", "1h"))));
-            } else if (path.equals(List.of("jobs"))) {
-                jobList(exchange, query);
-            } else if (path.equals(List.of("jobs", "export"))) {
-                bytes(exchange, jobs.exportRecentJobs(limit(query), after(query)));
-            } else if (path.size() == 2 && path.get(0).equals("jobs")) {
-                job(exchange, path.get(1), false, forwarded);
-            } else if (path.size() == 3 && path.get(0).equals("jobs") && path.get(2).equals("completed")) {
-                job(exchange, path.get(1), true, forwarded);
-            } else if (path.isEmpty()) {
-                html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, AnalyticsQueries.By.MODEL),
-                        analytics.series(WindowSize.TOTAL, AnalyticsQueries.By.AGENT), jobs.recentJobs(10, null).jobs()));
-            } else if (path.equals(List.of("ui", "jobs"))) {
-                html(exchange, 200, TimelinePage.jobs(jobs.recentJobs(DEFAULT_JOBS, null).jobs()));
-            } else if (path.size() == 3 && path.get(0).equals("ui") && path.get(1).equals("jobs")) {
-                jobPage(exchange, path.get(2), forwarded);
-            } else {
-                json(exchange, 404, error("not found", exchange.getRequestURI().getPath()));
-            }
-        } catch (QueryUnavailable e) {
-            if (page) {
-                exchange.getResponseHeaders().set("Retry-After", "1");
-                html(exchange, 503, "<!DOCTYPE html><p>Not available right now: " + TimelinePage.escape(e.getMessage())
-                        + ". Reload in a second.</p>");
-            } else {
-                unavailable(exchange, e.getMessage());
-            }
-        }
+        bytes(exchange, jobs.exportRecentJobs(limit(query), after(query)));
+    }
+
+    /** {@code GET /analytics/export?window=}: this instance's aggregates, for another instance. */
+    void analyticsExport(HttpExchange exchange) throws IOException {
+        bytes(exchange, analytics.export(windowSize(HttpResponses.query(exchange).getOrDefault("window", "1h"))));
+    }
+
+    /** Whether another instance forwarded this request ({@link QueryFanOut#FORWARDED}). */
+    static boolean forwarded(HttpExchange exchange) {
+        return Boolean.parseBoolean(HttpResponses.query(exchange).get(QueryFanOut.FORWARDED));
     }
 
     /** {@code GET /jobs?limit=&after=}: a page of the most recently updated jobs, and the cursor of the next. */
-    private void jobList(HttpExchange exchange, Map<String, String> query) throws IOException {
+    void jobList(HttpExchange exchange) throws IOException {
+        Map<String, String> query = HttpResponses.query(exchange);
         JobQueries.Page page = jobs.recentJobs(limit(query), after(query));
         ObjectNode body = JSON.createObjectNode();
         ArrayNode list = body.putArray("jobs");
@@ -106,8 +102,9 @@ final class QueryRoutes {
         return after;
     }
 
-    private void job(HttpExchange exchange, String jobId, boolean completedOnly, boolean forwarded) throws IOException {
-        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded);
+    /** {@code GET /jobs/{id}} and {@code /jobs/{id}/completed}: here, or relayed from the instance holding it. */
+    void job(HttpExchange exchange, String jobId, boolean completedOnly) throws IOException {
+        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded(exchange));
         if (answer instanceof JobQueries.Found found) {
             json(exchange, 200, completedOnly ? completed(found.state()) : (ObjectNode) AvroJson.toJson(found.state()));
         } else if (answer instanceof JobQueries.NotFound notFound) {
@@ -120,8 +117,9 @@ final class QueryRoutes {
         }
     }
 
-    private void jobPage(HttpExchange exchange, String jobId, boolean forwarded) throws IOException {
-        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded);
+    /** {@code GET /ui/jobs/{id}}: a job's timeline. */
+    void jobPage(HttpExchange exchange, String jobId) throws IOException {
+        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded(exchange));
         if (answer instanceof JobQueries.Found found) {
             html(exchange, 200, TimelinePage.job(found.state()));
         } else if (answer instanceof JobQueries.Relayed relayed) {
@@ -138,7 +136,8 @@ final class QueryRoutes {
     }
 
     /** {@code GET /analytics?window=1m|1h|total&by=agent|model|provider}. */
-    private void analytics(HttpExchange exchange, Map<String, String> query) throws IOException {
+    void analytics(HttpExchange exchange) throws IOException {
+        Map<String, String> query = HttpResponses.query(exchange);
         String window = query.getOrDefault("window", "1h");
         String by = query.getOrDefault("by", "agent");
         AnalyticsQueries.By dimension;
@@ -205,7 +204,7 @@ final class QueryRoutes {
         HttpResponses.send(exchange, status, JSON_TYPE, body.toString());
     }
 
-    private static void html(HttpExchange exchange, int status, String body) throws IOException {
+    static void html(HttpExchange exchange, int status, String body) throws IOException {
         HttpResponses.send(exchange, status, HTML_TYPE, body);
     }
 

@@ -3,20 +3,47 @@ package io.agentoutcomes.app.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.analytics.DurationSketch;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
+/** The domain meters as Prometheus sees them: the registry's own scrape model, names, types and label values. */
 class DomainMetersTest {
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
     private static AgentMetrics totals(String agent, String cost) {
-        AgentMetrics metrics = MetricsAggregator.empty(new MetricsAggregator.Key(agent, "m", "p"));
+        return totals(agent, "m", "p", cost);
+    }
+
+    private static AgentMetrics totals(String agent, String model, String provider, String cost) {
+        AgentMetrics metrics = MetricsAggregator.empty(new MetricsAggregator.Key(agent, model, provider));
         metrics.setCostTotal(new BigDecimal(cost).setScale(12));
         metrics.setRetries(1);
         return metrics;
+    }
+
+    private MetricSnapshot snapshot(String prometheusName) {
+        return registry.getPrometheusRegistry().scrape().stream()
+                .filter(s -> s.getMetadata().getPrometheusName().equals(prometheusName)).findFirst().orElseThrow();
+    }
+
+    /** Counter values by the value of one label, summed over the others. */
+    private Map<String, Double> counter(String prometheusName, String label) {
+        MetricSnapshot snapshot = snapshot(prometheusName);
+        assertThat(snapshot).isInstanceOf(CounterSnapshot.class);
+        return ((CounterSnapshot) snapshot).getDataPoints().stream().collect(Collectors.groupingBy(
+                p -> p.getLabels().get(label), Collectors.summingDouble(CounterSnapshot.CounterDataPointSnapshot::getValue)));
     }
 
     @Test
@@ -25,29 +52,135 @@ class DomainMetersTest {
         for (int i = 1; i <= 5; i++) {
             all.add(totals("agent-" + i, i + ".000001"));
         }
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
         DomainMeters meters = new DomainMeters(registry, () -> all, 3);
 
         meters.refresh();
 
-        assertThat(registry.find("agent_outcomes_retries").gauges()).extracting(g -> g.getId().getTag("agent"))
-                .containsExactlyInAnyOrder("agent-5", "agent-4", DomainMeters.OTHER);
-        assertThat(registry.find("agent_outcomes_retries").tag("agent", DomainMeters.OTHER).gauge().value()).isEqualTo(3.0);
-        assertThat(registry.find("agent_outcomes_cost_usd").tag("agent", DomainMeters.OTHER).tag("part", "total").gauge()
-                .value()).isEqualTo(6.000003);
+        assertThat(counter("agent_outcomes_retries", "gen_ai_agent_id"))
+                .isEqualTo(Map.of("agent-5", 1.0, "agent-4", 1.0, DomainMeters.OTHER, 3.0));
+        assertThat(counter("agent_outcomes_cost_usd", "gen_ai_agent_id").get(DomainMeters.OTHER)).isEqualTo(6.000003);
     }
 
     @Test
-    void seed000TheConfidenceDistributionPerAgentIsAMeter() {
+    void seed000TheConfidenceDistributionPerAgentIsACounter() {
         AgentMetrics photo = totals("photo-analyzer", "0.1");
-        photo.setConfidenceBuckets(java.util.Map.of("0.6-0.7", 2L, "0.9-1.0", 5L));
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        photo.setConfidenceBuckets(Map.of("0.6-0.7", 2L, "0.9-1.0", 5L));
         DomainMeters meters = new DomainMeters(registry, () -> List.of(photo), 10);
 
         meters.refresh();
 
-        assertThat(registry.find("agent_outcomes_confidence").tag("agent", "photo-analyzer").tag("bucket", "0.6-0.7")
-                .gauge().value()).isEqualTo(2.0);
-        assertThat(registry.find("agent_outcomes_confidence").tag("bucket", "0.9-1.0").gauge().value()).isEqualTo(5.0);
+        assertThat(counter("agent_outcomes_confidence_results", "confidence_range"))
+                .isEqualTo(Map.of("0.6-0.7", 2.0, "0.9-1.0", 5.0));
+    }
+
+    @Test
+    void inputTokensIncludeCacheReadsAndWritesWithTheCacheSeriesBesideThem() {
+        AgentMetrics claude = totals("reviewer", "claude-sonnet-4", "anthropic", "0.5");
+        claude.setInputTokens(100);
+        claude.setCacheReadTokens(1_000);
+        claude.setCacheWriteTokens(20);
+        claude.setOutputTokens(7);
+        claude.setTotalTokens(1_127);
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(claude), 10);
+
+        meters.refresh();
+
+        Map<String, Double> tokens = counter("agent_outcomes_tokens", "gen_ai_token_type");
+        assertThat(tokens).isEqualTo(Map.of("input", 1_120.0, "output", 7.0));
+        assertThat(tokens.values().stream().mapToDouble(Double::doubleValue).sum()).as("sum() is the total, once")
+                .isEqualTo(claude.getTotalTokens());
+        assertThat(counter("agent_outcomes_cache_read_input_tokens", "gen_ai_provider_name")).isEqualTo(Map.of("anthropic", 1_000.0));
+        assertThat(counter("agent_outcomes_cache_write_input_tokens", "gen_ai_request_model"))
+                .isEqualTo(Map.of("claude-sonnet-4", 20.0));
+    }
+
+    @Test
+    void providersAreNamedByTheirWellKnownGenAiValueAndSpellingsOfOneProviderAreOneSeries() {
+        AgentMetrics azure = totals("a", "gpt-4o", "azure", "1");
+        AgentMetrics azureOpenAi = totals("a", "gpt-4o", "Azure-OpenAI", "2");
+        AgentMetrics gemini = totals("a", "gemini-2.5-pro", "gemini", "4");
+        AgentMetrics bedrock = totals("a", "claude", "bedrock", "8");
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(azure, azureOpenAi, gemini, bedrock), 10);
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_cost_usd", "gen_ai_provider_name"))
+                .isEqualTo(Map.of("azure.ai.openai", 3.0, "gcp.gemini", 4.0, "aws.bedrock", 8.0));
+    }
+
+    @Test
+    void failuresCarryTheirErrorTypeAndCostPartsAreNoTotal() {
+        AgentMetrics m = totals("a", "0.010000000000");
+        m.setCompletions(Map.of("SUCCESS", 3L, "RETRYABLE_FAILURE", 2L));
+        m.setFailuresByErrorCode(Map.of("llm-rate-limit", 2L));
+        m.setCostInput(new BigDecimal("0.004000000000"));
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(m), 10);
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_failures", "error_type")).isEqualTo(Map.of("llm-rate-limit", 2.0));
+        assertThat(counter("agent_outcomes_results", "result_type")).isEqualTo(Map.of("SUCCESS", 3.0, "RETRYABLE_FAILURE", 2.0));
+        assertThat(counter("agent_outcomes_cost_part_usd", "part")).isEqualTo(Map.of("input", 0.004, "output", 0.0,
+                "cache_read", 0.0, "cache_write", 0.0));
+        assertThat(registry.scrape()).contains("# TYPE agent_outcomes_cost_usd_total counter")
+                .doesNotContain("part=\"total\"").doesNotContain("kind=\"total\"");
+    }
+
+    @Test
+    void durationsAreAHistogramInSecondsWithAnExactSum() {
+        AgentMetrics m = totals("a", "1");
+        Histogram sketch = DurationSketch.empty();
+        long sum = 0;
+        for (long ms : new long[] {3, 40, 40, 700, 2_000, 90_000}) {
+            sum += DurationSketch.record(sketch, ms);
+        }
+        m.setDurationSketch(DurationSketch.encode(sketch));
+        m.setDurationCount(6);
+        m.setDurationSumMs(sum);
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(m), 10);
+
+        meters.refresh();
+
+        HistogramSnapshot.HistogramDataPointSnapshot point = ((HistogramSnapshot) snapshot("agent_outcomes_duration_seconds"))
+                .getDataPoints().get(0);
+        assertThat(point.getCount()).isEqualTo(6);
+        assertThat(point.getSum()).isEqualTo(92.783);
+        assertThat(point.getLabels().get("gen_ai_agent_id")).isEqualTo("a");
+        String scrape = registry.scrape();
+        assertThat(scrape).contains("# TYPE agent_outcomes_duration_seconds histogram")
+                .contains("agent_outcomes_duration_seconds_bucket{gen_ai_agent_id=\"a\",gen_ai_provider_name=\"p\","
+                        + "gen_ai_request_model=\"m\",le=\"0.005\"} 1")
+                .contains("le=\"0.05\"} 3").contains("le=\"1.0\"} 4").contains("le=\"60.0\"} 5").contains("le=\"120.0\"} 6")
+                .contains("le=\"+Inf\"} 6").doesNotContain("quantile");
+    }
+
+    @Test
+    void aTotalThatCannotBeReadKeepsTheLastValues() {
+        List<AgentMetrics> rows = new ArrayList<>(List.of(totals("a", "1")));
+        boolean[] unavailable = {false};
+        DomainMeters meters = new DomainMeters(registry, () -> {
+            if (unavailable[0]) {
+                throw new QueryUnavailable("rebalancing");
+            }
+            return rows;
+        }, 10);
+        meters.refresh();
+        unavailable[0] = true;
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_retries", "gen_ai_agent_id")).isEqualTo(Map.of("a", 1.0));
+    }
+
+    @Test
+    void aLabelSetThatLeavesThisInstanceLeavesItsMeters() {
+        List<AgentMetrics> rows = new ArrayList<>(List.of(totals("a", "1"), totals("b", "1")));
+        DomainMeters meters = new DomainMeters(registry, () -> rows, 10);
+        meters.refresh();
+        rows.remove(1);
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_retries", "gen_ai_agent_id")).isEqualTo(Map.of("a", 1.0));
     }
 }

@@ -119,6 +119,38 @@ class HttpApiServerTest {
         assertThat(response.body()).startsWith("{\"error\":\"unavailable\",\"detail\":\"Kafka Streams is CREATED, not RUNNING\"");
     }
 
+    @Test
+    void healthAndMetricsAnswerWhileEveryQueryThreadIsBlocked() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.ThreadPoolExecutor queries = server.queryThreads();
+        // every query thread busy and the queue full, as when other instances do not answer a fan-out
+        while (true) {
+            try {
+                queries.execute(() -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException full) {
+                break;
+            }
+        }
+        try {
+            long started = System.nanoTime();
+            assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
+            assertThat(get("/health/ready").statusCode()).isEqualTo(503);
+            assertThat(get("/metrics").statusCode()).isEqualTo(200);
+            assertThat(java.time.Duration.ofNanos(System.nanoTime() - started)).isLessThan(java.time.Duration.ofSeconds(2));
+            HttpResponse<String> query = get("/jobs");
+            assertThat(query.statusCode()).isEqualTo(503);
+            assertThat(query.body()).contains("too many queries in progress");
+        } finally {
+            release.countDown();
+        }
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create(server.url() + path)).build(), HttpResponse.BodyHandlers.ofString());
     }

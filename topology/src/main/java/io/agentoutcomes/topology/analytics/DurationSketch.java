@@ -38,8 +38,10 @@ public final class DurationSketch {
         return buffer;
     }
 
-    /** Records a duration, clamped into the sketch's range (1 ms to 1 day). */
-    public static void record(Histogram histogram, long durationMs) {
-        histogram.recordValue(Math.min(HIGHEST_MS, Math.max(1, durationMs)));
+    /** Records a duration, clamped into the sketch's range (1 ms to 1 day); returns the value recorded. */
+    public static long record(Histogram histogram, long durationMs) {
+        long recorded = Math.min(HIGHEST_MS, Math.max(1, durationMs));
+        histogram.recordValue(recorded);
+        return recorded;
     }
 }

@@ -68,6 +68,7 @@ public final class MetricsAggregator {
         copy.setCompletions(new HashMap<>(copy.getCompletions()));
         copy.setRetryCounts(new HashMap<>(copy.getRetryCounts()));
         copy.setDeadLetters(new HashMap<>(copy.getDeadLetters()));
+        copy.setFailuresByErrorCode(new HashMap<>(copy.getFailuresByErrorCode()));
         copy.setContinuationStops(new HashMap<>(copy.getContinuationStops()));
         copy.setConfidenceBuckets(new HashMap<>(copy.getConfidenceBuckets()));
         return copy;
@@ -93,6 +94,9 @@ public final class MetricsAggregator {
                 target.getDeadLetters().merge(decision.getStopReason().name(), 1L, Long::sum);
             }
         }
+        if (outcome.getErrorCode() != null && isFailure(type)) {
+            target.getFailuresByErrorCode().merge(outcome.getErrorCode(), 1L, Long::sum);
+        }
         if (outcome.getRetryCount() != null) {
             target.getRetryCounts().merge(String.valueOf(outcome.getRetryCount()), 1L, Long::sum);
         }
@@ -109,9 +113,16 @@ public final class MetricsAggregator {
         if (execution.getDurationMs() == null) {
             return false;
         }
-        DurationSketch.record(sketch, execution.getDurationMs());
+        target.setDurationSumMs(target.getDurationSumMs() + DurationSketch.record(sketch, execution.getDurationMs()));
         target.setDurationCount(target.getDurationCount() + 1);
         return true;
+    }
+
+    private static boolean isFailure(ResultType type) {
+        return switch (type) {
+            case RETRYABLE_FAILURE, PERMANENT_FAILURE, COMPENSATABLE_FAILURE, IGNORED_FAILURE -> true;
+            case SUCCESS, SKIPPED, IN_PROGRESS -> false;
+        };
     }
 
     /** The aggregate with one more seed 002 continuation event: a stop is counted by its reason. */
@@ -140,6 +151,7 @@ public final class MetricsAggregator {
         next.setIgnoredFailures(a.getIgnoredFailures() + b.getIgnoredFailures());
         next.setRetryCounts(sum(a.getRetryCounts(), b.getRetryCounts()));
         next.setDeadLetters(sum(a.getDeadLetters(), b.getDeadLetters()));
+        next.setFailuresByErrorCode(sum(a.getFailuresByErrorCode(), b.getFailuresByErrorCode()));
         next.setContinuationStops(sum(a.getContinuationStops(), b.getContinuationStops()));
         next.setConfidenceBuckets(sum(a.getConfidenceBuckets(), b.getConfidenceBuckets()));
         addTokens(next, new TokenNormalizer.Tokens(b.getInputTokens(), b.getOutputTokens(), b.getCacheReadTokens(),
@@ -153,6 +165,7 @@ public final class MetricsAggregator {
         sketch.add(DurationSketch.decode(b.getDurationSketch()));
         next.setDurationSketch(DurationSketch.encode(sketch));
         next.setDurationCount(a.getDurationCount() + b.getDurationCount());
+        next.setDurationSumMs(a.getDurationSumMs() + b.getDurationSumMs());
         return next;
     }
 

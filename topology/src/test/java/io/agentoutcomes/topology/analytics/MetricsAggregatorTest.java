@@ -126,6 +126,27 @@ class MetricsAggregatorTest {
         assertThat(metrics.getRetryCounts()).isEqualTo(Map.of("0", 1L));
     }
 
+    @Test
+    void failuresAreCountedByTheirCanonicalErrorCodeSuccessesAndSkipsNot() {
+        AgentMetrics metrics = MetricsAggregator.empty(KEY);
+        for (String code : new String[] {"llm-timeout", "llm-timeout", "llm-rate-limit"}) {
+            ClassifiedOutcome failed = outcome(ResultType.RETRYABLE_FAILURE, decision(ErrorHandling.RETRY, null), null, null,
+                    failure());
+            failed.setErrorCode(code);
+            metrics = MetricsAggregator.add(metrics, failed);
+        }
+        ClassifiedOutcome permanent = outcome(ResultType.PERMANENT_FAILURE, decision(ErrorHandling.STOP, StopReason.ERROR),
+                0, null, failure());
+        permanent.setErrorCode("auth-failed");
+        metrics = MetricsAggregator.add(metrics, permanent);
+        metrics = MetricsAggregator.add(metrics, success(null));
+
+        assertThat(metrics.getFailuresByErrorCode()).isEqualTo(Map.of("llm-timeout", 2L, "llm-rate-limit", 1L,
+                "auth-failed", 1L));
+        assertThat(MetricsAggregator.merge(metrics, metrics).getFailuresByErrorCode()).isEqualTo(Map.of(
+                "llm-timeout", 4L, "llm-rate-limit", 2L, "auth-failed", 2L));
+    }
+
     private static ClassifiedOutcome withConfidence(ResultType type, Double confidence) {
         ClassifiedOutcome outcome = type == ResultType.SUCCESS ? success(null)
                 : outcome(type, null, null, null, io.agentoutcomes.avro.InProgress.newBuilder().build());
@@ -179,6 +200,7 @@ class MetricsAggregatorTest {
         AgentMetrics merged = MetricsAggregator.withPercentiles(MetricsAggregator.merge(firstHalf, secondHalf));
 
         assertThat(merged.getDurationCount()).isEqualTo(10_000);
+        assertThat(merged.getDurationSumMs()).as("exact, unlike the sketch").isEqualTo(50_005_000L);
         assertThat(merged.getDurationP50Ms()).isBetween(4_995L, 5_005L);
         assertThat(merged.getDurationP95Ms()).isBetween(9_490L, 9_510L);
         assertThat(merged.getDurationP99Ms()).isBetween(9_890L, 9_910L);

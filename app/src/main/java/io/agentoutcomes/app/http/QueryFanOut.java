@@ -1,0 +1,138 @@
+package io.agentoutcomes.app.http;
+
+import io.agentoutcomes.app.kafka.RestoreTracker;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * Interactive queries across the instances of the application, for every store: the answer is complete or not given
+ * ({@link QueryUnavailable}), never part of the data. Two shapes:
+ * <ul>
+ *   <li>{@link #all}: this instance's records plus those of every other instance holding a partition of the store,
+ *       fetched from its {@code .../export} route (Avro, {@link RecordListCodec}); unavailable unless every instance
+ *       answers 200;</li>
+ *   <li>{@link #ownerOf} and {@link #forward}: the instance holding a key, and the request relayed to it once (marked
+ *       {@value #FORWARDED}, so it is not relayed again while partitions move).</li>
+ * </ul>
+ */
+public final class QueryFanOut {
+    /** The query parameter that marks a request forwarded by another instance: answer locally or not at all. */
+    public static final String FORWARDED = "forwarded";
+    private static final Duration TIMEOUT = Duration.ofSeconds(5);
+
+    /** Another instance's answer, relayed as it came. */
+    public record Relayed(int status, String body) {
+    }
+
+    private final KafkaStreams streams;
+    private final HostInfo self;
+    private final RestoreTracker restores;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    public QueryFanOut(KafkaStreams streams, HostInfo self, RestoreTracker restores) {
+        this.streams = streams;
+        this.self = self;
+        this.restores = restores;
+    }
+
+    public KafkaStreams streams() {
+        return streams;
+    }
+
+    /** Unless this instance is RUNNING with every store restored, {@link QueryUnavailable} saying why. */
+    public void requireReady() {
+        String notReady = StreamsHealth.of(streams, restores).whyNotReady();
+        if (notReady != null) {
+            throw new QueryUnavailable(notReady);
+        }
+    }
+
+    /**
+     * Every instance's records of a store: {@code local} (read after {@link #requireReady}) and, from each other
+     * instance holding a partition of {@code store}, the records {@code GET exportPathAndQuery} answers.
+     */
+    public <T extends SpecificRecord> List<T> all(String store, Supplier<List<T>> local, String exportPathAndQuery,
+                                                  Class<T> type) {
+        requireReady();
+        List<T> records = new ArrayList<>(local.get());
+        List<StreamsMetadata> instances;
+        try {
+            instances = List.copyOf(streams.streamsMetadataForStore(store));
+        } catch (InvalidStateStoreException e) {
+            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
+        }
+        for (StreamsMetadata instance : instances) {
+            if (!instance.hostInfo().equals(self)) {
+                records.addAll(fetch(instance.hostInfo(), exportPathAndQuery, type));
+            }
+        }
+        return records;
+    }
+
+    /**
+     * The instance holding a key of a store: empty when it is this one; {@link QueryUnavailable} while no instance
+     * holds the key's partition (a rebalance).
+     */
+    public <K> Optional<HostInfo> ownerOf(String store, K key, Serializer<K> keySerializer) {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
+        }
+        KeyQueryMetadata metadata = streams.queryMetadataForKey(store, key, keySerializer);
+        if (metadata == null || metadata.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
+            throw new QueryUnavailable("no instance holds the partition yet");
+        }
+        return metadata.activeHost().equals(self) ? Optional.empty() : Optional.of(metadata.activeHost());
+    }
+
+    /** Relays a request (path and query) to another instance, marked {@value #FORWARDED}. */
+    public Relayed forward(HostInfo host, String pathAndQuery) {
+        String separator = pathAndQuery.contains("?") ? "&" : "?";
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base(host) + pathAndQuery
+                    + separator + FORWARDED + "=true")).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            return new Relayed(response.statusCode(), response.body());
+        } catch (IOException e) {
+            throw new QueryUnavailable("the instance holding it (" + host.host() + ":" + host.port() + ") did not answer");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueryUnavailable("interrupted");
+        }
+    }
+
+    private <T extends SpecificRecord> List<T> fetch(HostInfo host, String pathAndQuery, Class<T> type) {
+        String instance = host.host() + ":" + host.port();
+        try {
+            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(base(host) + pathAndQuery))
+                    .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                throw new QueryUnavailable("instance " + instance + " answered " + response.statusCode()
+                        + " (it is rebalancing or restoring)");
+            }
+            return RecordListCodec.decodeList(response.body(), type);
+        } catch (IOException e) {
+            throw new QueryUnavailable("instance " + instance + " did not answer");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new QueryUnavailable("interrupted");
+        }
+    }
+
+    private static String base(HostInfo host) {
+        return "http://" + host.host() + ":" + host.port();
+    }
+}

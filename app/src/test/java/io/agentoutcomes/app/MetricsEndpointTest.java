@@ -1,0 +1,270 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code GET /metrics} of a running service after some traffic (successes with cached tokens from two providers,
+ * retried failures delivered to retry-ready, a dead letter): Prometheus names and types, the OpenTelemetry GenAI labels,
+ * and every query of the Grafana dashboard (parsed by Prometheus' own PromQL grammar, {@code @prometheus-io/lezer-promql})
+ * naming only metrics and labels that are there.
+ */
+class MetricsEndpointTest {
+    private static final Pattern TYPE = Pattern.compile("^# TYPE (\\S+) (\\S+)$");
+    private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
+    private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    private static KafkaTestCluster kafka;
+    private static AgentOutcomesService service;
+    private static Path dataDir;
+    /** Metric family name to its TYPE. */
+    private static final Map<String, String> types = new TreeMap<>();
+    /** Sample name (with _total, _bucket, ...) to the label sets of its samples. */
+    private static final Map<String, List<Map<String, String>>> samples = new TreeMap<>();
+
+    @BeforeAll
+    static void startAndLoad() throws Exception {
+        kafka = KafkaTestCluster.start();
+        dataDir = Files.createTempDirectory("metrics-endpoint");
+        String prefix = "metrics-" + System.nanoTime() + ".";
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), new HashMap<>(Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.APPLICATION_ID, prefix + "app",
+                ConfigLoader.TOPIC_PREFIX, prefix,
+                ConfigLoader.TOPIC_PARTITIONS, "2",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
+                "backoff.base.llm-timeout.ms", "500",
+                "analytics.flush.interval.ms", "200")));
+        service = AgentOutcomesService.start(config);
+        waitFor(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
+        List<AgentResult> load = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            load.add(result("ok-" + i, "summarizer", "gpt-4o-mini", "openai", Success.newBuilder().build(), 100, 40, 0, 10));
+        }
+        for (int i = 0; i < 3; i++) {
+            load.add(result("claude-" + i, "reviewer", "claude-sonnet-4", "anthropic", Success.newBuilder().build(), 50, 200, 10, 5));
+        }
+        for (int i = 0; i < 2; i++) {
+            load.add(result("timeout-" + i, "reviewer", "claude-sonnet-4", "anthropic", failure("llm-timeout"), 50, 0, 0, 0));
+        }
+        load.add(result("denied", "summarizer", "gpt-4o-mini", "openai", failure("auth-failed"), 0, 0, 0, 0));
+        Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers(), "acks", "all"), new StringSerializer(),
+                AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
+            for (AgentResult result : load) {
+                producer.send(new ProducerRecord<>(prefix + "agent-results", result.getTaskId(), result)).get();
+            }
+        }
+        waitFor(() -> {
+            scrape();
+            return sum("agent_outcomes_results_total") == load.size()
+                    && sum("kafka_stream_topic_records_produced_total", "topic", prefix + "retry-ready") >= 2;
+        }, 60_000, "every result counted and both retries delivered");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (service != null) {
+            service.close();
+        }
+        kafka.close();
+    }
+
+    @Test
+    void countersEndInTotalAndNoLabelValueIsATotalBesideItsParts() {
+        types.forEach((family, type) -> {
+            if (type.equals("counter")) {
+                assertThat(family).as("a counter family").endsWith("_total");
+            }
+        });
+        assertThat(types).containsEntry("agent_outcomes_results_total", "counter")
+                .containsEntry("agent_outcomes_failures_total", "counter")
+                .containsEntry("agent_outcomes_tokens_total", "counter")
+                .containsEntry("agent_outcomes_cache_read_input_tokens_total", "counter")
+                .containsEntry("agent_outcomes_cache_write_input_tokens_total", "counter")
+                .containsEntry("agent_outcomes_cost_usd_total", "counter")
+                .containsEntry("agent_outcomes_cost_part_usd_total", "counter")
+                .containsEntry("agent_outcomes_retries_total", "counter")
+                .containsEntry("agent_outcomes_dead_letters_total", "counter")
+                .containsEntry("agent_outcomes_duration_seconds", "histogram")
+                .containsEntry("agent_outcomes_retries_pending", "gauge")
+                .containsEntry("agent_outcomes_retry_overdue_seconds", "gauge");
+        samples.forEach((name, labelSets) -> {
+            if (name.startsWith("agent_outcomes_")) {
+                assertThat(labelSets).as(name).allSatisfy(labels -> {
+                    assertThat(labels).doesNotContainKeys("quantile", "kind", "agent", "model", "provider");
+                    assertThat(labels.values()).doesNotContain("total");
+                });
+            }
+        });
+        assertThat(samples).doesNotContainKeys("agent_outcomes_duration_ms", "agent_outcomes_results", "agent_outcomes_tokens");
+    }
+
+    @Test
+    void tokenSeriesFollowTheOpenTelemetryGenAiConventions() {
+        // input includes cache reads and writes, whatever the provider's own convention: OpenAI's 100 input tokens
+        // already include its 40 cached ones; Anthropic's 50 exclude its 200 + 10
+        assertThat(sum("agent_outcomes_tokens_total", "gen_ai_token_type", "input")).isEqualTo(6 * 100 + 3 * 260 + 2 * 50);
+        assertThat(sum("agent_outcomes_cache_read_input_tokens_total", "gen_ai_provider_name", "openai")).isEqualTo(240);
+        assertThat(sum("agent_outcomes_tokens_total", "gen_ai_token_type", "output")).isEqualTo(6 * 10 + 3 * 5);
+        assertThat(sum("agent_outcomes_cache_read_input_tokens_total", "gen_ai_provider_name", "anthropic")).isEqualTo(600);
+        assertThat(sum("agent_outcomes_cache_write_input_tokens_total", "gen_ai_request_model", "claude-sonnet-4")).isEqualTo(30);
+        assertThat(sum("agent_outcomes_failures_total", "error_type", "llm-timeout")).isEqualTo(2);
+        assertThat(sum("agent_outcomes_failures_total", "error_type", "auth-failed")).isEqualTo(1);
+        assertThat(sum("agent_outcomes_duration_seconds_count")).isEqualTo(12);
+        assertThat(sum("agent_outcomes_duration_seconds_sum")).isCloseTo(12 * 0.25, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(samples.get("agent_outcomes_tokens_total")).allSatisfy(labels -> assertThat(labels)
+                .containsKeys("gen_ai_provider_name", "gen_ai_request_model", "gen_ai_agent_id", "gen_ai_token_type"));
+    }
+
+    @Test
+    void everyDashboardQueryNamesOnlyMetricsAndLabelsOnMetrics() throws Exception {
+        Path dashboard = Path.of(System.getProperty("dashboard.json", "../docker/grafana/dashboards/agent-outcomes.json"));
+        Path interop = Path.of(System.getProperty("promql.dir", "../interop/promql")).toAbsolutePath();
+        Process process = new ProcessBuilder("node", "selectors.mjs", dashboard.toAbsolutePath().toString())
+                .directory(interop.toFile()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(out).isZero();
+        JsonNode queries = new ObjectMapper().readTree(out);
+        assertThat(queries.size()).as("queries in the dashboard").isGreaterThanOrEqualTo(8);
+        Set<String> panels = new TreeSet<>();
+        for (JsonNode query : queries) {
+            String expr = query.get("expr").asText();
+            panels.add(query.get("panel").asText());
+            assertThat(query.get("errors").size()).as("PromQL syntax of %s", expr).isZero();
+            assertThat(query.get("selectors").size()).as("metrics of %s", expr).isPositive();
+            // Prometheus adds the target's labels to every sample it scrapes
+            Set<String> queryLabels = new HashSet<>(Set.of("instance", "job"));
+            for (JsonNode selector : query.get("selectors")) {
+                String metric = selector.get("metric").asText();
+                assertThat(samples).as("metric %s of %s", metric, expr).containsKey(metric);
+                Set<String> labels = new HashSet<>(Set.of("instance", "job"));
+                samples.get(metric).forEach(set -> labels.addAll(set.keySet()));
+                for (JsonNode label : selector.get("labels")) {
+                    assertThat(labels).as("label %s of %s in %s", label.asText(), metric, expr).contains(label.asText());
+                }
+                queryLabels.addAll(labels);
+            }
+            for (JsonNode label : query.get("grouping")) {
+                assertThat(queryLabels).as("grouping label %s in %s", label.asText(), expr).contains(label.asText());
+            }
+        }
+        assertThat(panels).contains("Throughput", "Outcomes by type", "Retries pending", "Retries scheduled and delivered",
+                "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag");
+    }
+
+    private interface Condition {
+        boolean met() throws Exception;
+    }
+
+    private static void waitFor(Condition condition, long timeoutMs, String what) throws Exception {
+        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
+        while (!condition.met()) {
+            assertThat(System.nanoTime()).as("waited %d ms for %s", timeoutMs, what).isLessThan(deadline);
+            Thread.sleep(200);
+        }
+    }
+
+    private static AgentResult result(String id, String agent, String model, String provider, Object outcome, long input,
+                                      long cacheRead, long cacheWrite, long output) {
+        return AgentResult.newBuilder().setResultId(id).setAgentId(agent).setTaskId("task-" + id)
+                .setExecution(ExecutionMetadata.newBuilder().setModel(model).setProvider(provider).setDurationMs(250L)
+                        .setUsage(Usage.newBuilder().setInputTokens(input).setCacheReadTokens(cacheRead)
+                                .setCacheWriteTokens(cacheWrite).setOutputTokens(output).build())
+                        .setCost(Cost.newBuilder().setTotal(new BigDecimal("0.001")).setSource(CostSource.REPORTED).build())
+                        .build())
+                .setOutcome(outcome).build();
+    }
+
+    private static Failure failure(String code) {
+        return Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(code).build()).build();
+    }
+
+    private static HttpResponse<String> get(String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Reads /metrics into {@link #types} and {@link #samples}, checking every line is a comment or a sample. */
+    private static void scrape() throws Exception {
+        HttpResponse<String> response = get("/metrics");
+        assertThat(response.statusCode()).isEqualTo(200);
+        types.clear();
+        samples.clear();
+        for (String line : response.body().split("\n")) {
+            Matcher type = TYPE.matcher(line);
+            if (type.matches()) {
+                types.put(type.group(1), type.group(2));
+            }
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            Matcher sample = SAMPLE.matcher(line);
+            assertThat(sample.matches()).as("a Prometheus sample line: %s", line).isTrue();
+            Map<String, String> labels = new TreeMap<>();
+            Matcher label = LABEL.matcher(sample.group(2) == null ? "" : sample.group(2));
+            while (label.find()) {
+                labels.put(label.group(1), label.group(2));
+            }
+            labels.put("__value__", sample.group(3));
+            samples.computeIfAbsent(sample.group(1), n -> new ArrayList<>()).add(labels);
+        }
+        Files.createDirectories(Path.of("target"));
+        Files.writeString(Path.of("target", "metrics-scrape.txt"), response.body());
+    }
+
+    private static double sum(String name) {
+        return sum(name, null, null);
+    }
+
+    private static double sum(String name, String label, String value) {
+        return samples.getOrDefault(name, List.of()).stream()
+                .filter(labels -> label == null || value.equals(labels.get(label)))
+                .mapToDouble(labels -> Double.parseDouble(labels.get("__value__"))).sum();
+    }
+}
