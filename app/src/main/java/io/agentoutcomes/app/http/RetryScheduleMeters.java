@@ -1,6 +1,5 @@
 package io.agentoutcomes.app.http;
 
-import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -47,17 +46,17 @@ public final class RetryScheduleMeters {
         }
         try {
             long entries = streams.store(StoreQueryParameters.fromNameAndType(RetrySchedulerTopology.PENDING_STORE,
-                    QueryableStoreTypes.<Bytes, RetryRequest>keyValueStore())).approximateNumEntries();
-            StateQueryResult<KeyValueIterator<Bytes, RetryRequest>> result = streams.query(StateQueryRequest
-                    .inStore(RetrySchedulerTopology.PENDING_STORE).withQuery(RangeQuery.<Bytes, RetryRequest>withNoBounds())
+                    QueryableStoreTypes.<Bytes, byte[]>keyValueStore())).approximateNumEntries();
+            StateQueryResult<KeyValueIterator<Bytes, byte[]>> result = streams.query(StateQueryRequest
+                    .inStore(RetrySchedulerTopology.PENDING_STORE).withQuery(RangeQuery.<Bytes, byte[]>withNoBounds())
                     .requireActive());
             long now = System.currentTimeMillis();
             long oldestOverdue = 0;
-            for (QueryResult<KeyValueIterator<Bytes, RetryRequest>> partition : result.getPartitionResults().values()) {
+            for (QueryResult<KeyValueIterator<Bytes, byte[]>> partition : result.getPartitionResults().values()) {
                 if (!partition.isSuccess()) {
                     return;
                 }
-                try (KeyValueIterator<Bytes, RetryRequest> due = partition.getResult()) {
+                try (KeyValueIterator<Bytes, byte[]> due = partition.getResult()) {
                     if (due.hasNext()) {
                         long dueAt = ByteBuffer.wrap(due.peekNextKey().get()).getLong();
                         oldestOverdue = Math.max(oldestOverdue, now - dueAt);

@@ -66,6 +66,7 @@ public final class ClassifyTopology {
         outcomes.to(topics.outcomesClassified.name(), topics.outcomesClassified.produced());
         outcomes.filter((taskId, outcome) -> Decisions.isStop(outcome)
                         && outcome.getResultType() != ResultType.COMPENSATABLE_FAILURE, Named.as("stops"))
+                .processValues(DeadLetterHeaders::new, Named.as("dead-letter-headers"))
                 .to(topics.deadLetter.name(), topics.deadLetter.produced());
         outcomes.filter((taskId, outcome) -> outcome.getResultType() == ResultType.COMPENSATABLE_FAILURE,
                         Named.as("compensatable"))
@@ -78,7 +79,7 @@ public final class ClassifyTopology {
         Produced<String, RetryRequest> retryProduced = Produced.with(Serdes.String(),
                 topics.retryReady.valueSerde()).withName("delay-retries");
         outcomes.filter((taskId, outcome) -> Decisions.isRetry(outcome), Named.as("retries"))
-                .mapValues(outcome -> Decisions.retryRequest(outcome, tiers), Named.as("retry-requests"))
+                .processValues(() -> new RetryRequests(tiers), Named.as("retry-requests"))
                 .to((taskId, retry, context) -> topics.retryDelay.get(retry.getTier()).name(), retryProduced);
     }
 }

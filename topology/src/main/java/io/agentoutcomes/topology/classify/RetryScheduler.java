@@ -24,7 +24,8 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
     private final Duration checkInterval;
     private final int maxPerCheck;
     private ProcessorContext<String, RetryRequest> context;
-    private KeyValueStore<Bytes, RetryRequest> pending;
+    private KeyValueStore<Bytes, byte[]> pending;
+    private final PendingRetries codec = new PendingRetries();
     /** Where the next check starts: every entry before it has been forwarded. */
     private Bytes resumeFrom = keyBound(0);
 
@@ -48,11 +49,11 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
         }
         long now = context.currentSystemTimeMs();
         if (retry.getDueAt().toEpochMilli() <= now) {
-            context.forward(new Record<>(retry.getTaskId(), retry, now));
+            context.forward(new Record<>(retry.getTaskId(), retry, now, record.headers()));
             return;
         }
         Bytes key = key(retry);
-        pending.put(key, retry);
+        pending.put(key, codec.encode(record.headers(), retry));
         // Only if the wall clock stepped back can a new entry land before where the next check resumes.
         if (key.compareTo(resumeFrom) < 0) {
             resumeFrom = key;
@@ -62,14 +63,15 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
     /** Forwards, oldest first, the retries whose due time has come, at most {@code maxPerCheck} of them. */
     private void forwardDue(long now) {
         int forwarded = 0;
-        try (KeyValueIterator<Bytes, RetryRequest> due = pending.range(resumeFrom, keyBound(now + 1))) {
+        try (KeyValueIterator<Bytes, byte[]> due = pending.range(resumeFrom, keyBound(now + 1))) {
             while (due.hasNext()) {
-                KeyValue<Bytes, RetryRequest> entry = due.next();
+                KeyValue<Bytes, byte[]> entry = due.next();
                 if (forwarded == maxPerCheck) {
                     resumeFrom = entry.key;
                     return;
                 }
-                context.forward(new Record<>(entry.value.getTaskId(), entry.value, now));
+                RetryRequest retry = codec.retry(entry.value);
+                    context.forward(new Record<>(retry.getTaskId(), retry, now, PendingRetries.headers(entry.value)));
                 pending.delete(entry.key);
                 forwarded++;
             }

@@ -1,7 +1,6 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.RetryRequest;
-import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -25,7 +24,7 @@ import org.apache.kafka.streams.state.Stores;
  * deleted entries before that point (RocksDB tombstones) are not scanned again every interval.
  */
 public final class RetrySchedulerTopology {
-    public static final String PENDING_STORE = "retry-schedule";
+    public static final String PENDING_STORE = "retry-pending";
     /** How often the wall clock is checked for due retries, by default. */
     public static final Duration DEFAULT_CHECK_INTERVAL = Duration.ofMillis(20);
     /** How many due retries one check forwards at most, by default. */
@@ -36,7 +35,7 @@ public final class RetrySchedulerTopology {
 
     public static void build(StreamsBuilder builder, Topics topics, Duration checkInterval, int maxPerCheck) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.Bytes(),
-                AvroSerde.specific(RetryRequest.class).configured(topics.serdeConfig, false)));
+                Serdes.ByteArray()));
         List<String> delayTopics = topics.retryDelay.values().stream().map(Topics.Topic::name).toList();
         builder.stream(delayTopics, Consumed.with(Serdes.String(), topics.retryReady.valueSerde()).withName("read-retry-delays"))
                 .process(() -> new RetryScheduler(checkInterval, maxPerCheck), Named.as("schedule-retries"), PENDING_STORE)

@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.InputLimits;
+import io.agentoutcomes.topology.OutputHeaders;
 import io.agentoutcomes.topology.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -126,7 +127,8 @@ public final class IngestTopology {
                 V canonical = normalizer.normalize(input.root(), input.context());
                 CloudEvent event = input.context().cloudEvent();
                 context.forward(new Record<>(record.key(), new Ingested.Normalized<>(keyOf.apply(canonical), canonical),
-                        record.timestamp(), event == null ? record.headers() : CloudEvents.canonicalHeaders(record.headers(), event)));
+                        record.timestamp(), OutputHeaders.origin(event == null ? record.headers()
+                                : CloudEvents.canonicalHeaders(record.headers(), event), metadata)));
             } catch (InvalidInputException e) {
                 rejectionSensor(e.kind(), metadata.topic()).record();
                 Headers headers = RejectedInput.copyHeaders(record.headers());

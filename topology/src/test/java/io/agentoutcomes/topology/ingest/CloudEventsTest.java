@@ -192,6 +192,9 @@ class CloudEventsTest {
             expected.put("ce_time", "2026-03-01T11:59:58Z");
             expected.put("traceparent", TRACEPARENT);
             expected.put("tracestate", "rojo=00f067aa0ba902b7");
+            expected.put("origin-topic", "agent-results-json");
+            expected.put("origin-partition", "0");
+            expected.put("origin-offset", "0");
             assertThat(headerList(out.get(0).headers())).containsExactlyElementsOf(expected.entrySet().stream()
                     .map(e -> e.getKey() + "=" + e.getValue()).toList());
         }
@@ -205,7 +208,7 @@ class CloudEventsTest {
                     headers("content-type", "application/cloudevents+json"));
 
             assertThat(headerList(pipeline.agentResults().get(0).headers())).containsExactly("ce_specversion=1.0",
-                    "ce_id=e-1", "ce_source=a", "ce_type=t", "ce_apikey=[redacted]");
+                    "ce_id=e-1", "ce_source=a", "ce_type=t", "ce_apikey=[redacted]", "origin-topic=agent-results-json", "origin-partition=0", "origin-offset=0");
         }
     }
 
@@ -219,7 +222,7 @@ class CloudEventsTest {
 
             assertThat(headerList(pipeline.agentResults().get(0).headers())).containsExactly("traceparent=" + own,
                     "ce_specversion=1.0", "ce_id=e-1", "ce_source=agent-a", "ce_type=result",
-                    "ce_traceparent=" + TRACEPARENT, "ce_tracestate=a=1");
+                    "ce_traceparent=" + TRACEPARENT, "ce_tracestate=a=1", "origin-topic=agent-results-json", "origin-partition=0", "origin-offset=0");
         }
     }
 
@@ -231,7 +234,7 @@ class CloudEventsTest {
                     "ce_traceparent", "00-not-a-trace"));
 
             assertThat(headerList(pipeline.agentResults().get(0).headers())).containsExactly("ce_specversion=1.0",
-                    "ce_id=e-1", "ce_source=agent-a", "ce_type=result", "ce_traceparent=00-not-a-trace");
+                    "ce_id=e-1", "ce_source=agent-a", "ce_type=result", "ce_traceparent=00-not-a-trace", "origin-topic=agent-results-json", "origin-partition=0", "origin-offset=0");
         }
     }
 

@@ -1,0 +1,30 @@
+package io.agentoutcomes.topology.classify;
+
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.topology.OutputHeaders;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
+import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
+import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+
+/** A stopped outcome with the headers that identify it and where it came from. */
+public final class DeadLetterHeaders
+        implements FixedKeyProcessor<String, ClassifiedOutcome, ClassifiedOutcome> {
+    private FixedKeyProcessorContext<String, ClassifiedOutcome> context;
+
+    @Override
+    public void init(FixedKeyProcessorContext<String, ClassifiedOutcome> context) {
+        this.context = context;
+    }
+
+    @Override
+    public void process(FixedKeyRecord<String, ClassifiedOutcome> record) {
+        ClassifiedOutcome outcome = record.value();
+        Headers headers = OutputHeaders.copy(record.headers());
+        OutputHeaders.put(headers, OutputHeaders.TASK_ID, outcome.getTaskId());
+        OutputHeaders.put(headers, OutputHeaders.RESULT_ID, outcome.getResultId());
+        OutputHeaders.put(headers, OutputHeaders.ATTEMPT, Integer.toString(outcome.getAttempt()));
+        OutputHeaders.origin(headers, context.recordMetadata().orElse(null));
+        context.forward(record.withHeaders(headers));
+    }
+}
