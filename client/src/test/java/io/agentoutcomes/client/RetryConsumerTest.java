@@ -21,7 +21,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,17 +30,25 @@ import org.junit.jupiter.api.Test;
 class RetryConsumerTest {
     private static final String REGISTRY = "mock://retry-consumer-test";
     private static final Map<String, Object> SERDE = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY);
-    private TestBroker broker;
+    private static TestBroker broker;
+    private static int tests;
+    /** Each test has topics of its own, under a prefix, on the one broker. */
+    private String prefix;
 
-    @BeforeEach
-    void startBroker() throws Exception {
+    @BeforeAll
+    static void startBroker() throws Exception {
         broker = TestBroker.start();
-        broker.createTopics(1, "retry-ready", "dead-letter");
     }
 
-    @AfterEach
-    void stopBroker() throws Exception {
+    @AfterAll
+    static void stopBroker() throws Exception {
         broker.close();
+    }
+
+    @BeforeEach
+    void createTopics() throws Exception {
+        prefix = "test" + (++tests) + ".";
+        broker.createTopics(1, prefix + "retry-ready", prefix + "dead-letter");
     }
 
     @Test
@@ -95,7 +104,7 @@ class RetryConsumerTest {
         Serializer<ClassifiedOutcome> outcomes = AvroSerde.specific(ClassifiedOutcome.class).configured(SERDE, false).serializer();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers()), new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>("dead-letter", "task-dead", outcomes.serialize("dead-letter", stopped))).get();
+            producer.send(new ProducerRecord<>(prefix + "dead-letter", "task-dead", outcomes.serialize(prefix + "dead-letter", stopped))).get();
         }
         List<String> retries = new CopyOnWriteArrayList<>();
         List<String> dead = new CopyOnWriteArrayList<>();
@@ -121,7 +130,7 @@ class RetryConsumerTest {
 
     @Test
     void aRetryReadBeforeItsDueTimeIsHeldUntilDue() throws Exception {
-        Instant due = Instant.now().plusMillis(1500);
+        Instant due = Instant.now().plusMillis(1500).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
         produce(false, retry("task-early", "task-early/0", 1, due, RetryAction.WAIT));
         List<Instant> handledAt = new CopyOnWriteArrayList<>();
         List<DueRetry> seen = new CopyOnWriteArrayList<>();
@@ -136,7 +145,8 @@ class RetryConsumerTest {
     }
 
     private Map<String, Object> settings() {
-        return Map.of("bootstrap.servers", broker.bootstrapServers(), AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY);
+        return Map.of("bootstrap.servers", broker.bootstrapServers(), AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY,
+                OutcomePublisher.TOPIC_PREFIX, prefix);
     }
 
     private static RetryRequest retry(String task, String failedResultId, int nextAttempt, Instant due, RetryAction action) {
@@ -157,7 +167,7 @@ class RetryConsumerTest {
             producer.initTransactions();
             producer.beginTransaction();
             for (RetryRequest retry : retries) {
-                producer.send(new ProducerRecord<>("retry-ready", retry.getTaskId(), serializer.serialize("retry-ready", retry)));
+                producer.send(new ProducerRecord<>(prefix + "retry-ready", retry.getTaskId(), serializer.serialize(prefix + "retry-ready", retry)));
             }
             if (abort) {
                 producer.abortTransaction();
@@ -171,7 +181,7 @@ class RetryConsumerTest {
     private long committed(String group) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
-                    .get(new TopicPartition("retry-ready", 0));
+                    .get(new TopicPartition(prefix + "retry-ready", 0));
             return offset == null ? -1 : offset.offset();
         } catch (Exception e) {
             throw new IllegalStateException(e);
