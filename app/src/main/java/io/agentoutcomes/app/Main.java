@@ -4,12 +4,12 @@ import io.agentoutcomes.app.explain.ExplainCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The command line: {@code agent-outcomes run}, {@code agent-outcomes explain}. */
+/** The command line: {@code agent-outcomes run}, {@code demo}, {@code fleet}, {@code explain}. */
 @Command(name = "agent-outcomes",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Classifies, retries, replays and aggregates the outcomes of AI agent fleets on Kafka.",
-        subcommands = {RunCommand.class, ExplainCommand.class})
+        subcommands = {RunCommand.class, DemoCommand.class, FleetCommand.class, ExplainCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

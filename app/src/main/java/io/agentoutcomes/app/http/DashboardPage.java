@@ -22,11 +22,16 @@ public final class DashboardPage {
             h1{font-size:1.4rem} h2{font-size:1.05rem;margin:1.5rem 0 .4rem} .muted{color:#666} a{color:#1565c0}
             .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(34rem,1fr));gap:1.2rem}
             .card{border:1px solid #e0e0e0;border-radius:.4rem;padding:.8rem 1rem}
-            svg text{font-size:11px;fill:#555} .legend span{margin-right:1rem;font-size:.85rem}
+            svg text{font-size:11px;fill:#555} code{background:#f4f4f4;padding:0 .2rem;border-radius:.2rem} .legend span{margin-right:1rem;font-size:.85rem}
             .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:middle;margin-right:.3rem}
             table{border-collapse:collapse;width:100%} td,th{border-bottom:1px solid #eee;padding:.25rem .5rem .25rem 0;text-align:left;font-size:.9rem}
             td.n{text-align:right;font-variant-numeric:tabular-nums}
             """;
+
+    /** What an empty chart says: how to send data. */
+    static final String EMPTY = "<p class=\"muted empty\">No data yet. Send some: <code>java -jar app/target/agent-outcomes.jar "
+            + "fleet</code> publishes a simulated fleet to this service; any producer can publish JSON to "
+            + "<code>agent-results-json</code> (see the README, \"Publish a result\").</p>";
 
     private DashboardPage() {
     }
@@ -37,22 +42,29 @@ public final class DashboardPage {
                 .append("<title>agent-outcomes</title><style>").append(STYLE).append("</style></head><body>")
                 .append("<h1>agent-outcomes</h1><p class=\"muted\">Cost, tokens and retries of the agent fleet. ")
                 .append("<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a> · <a href=\"/metrics\">/metrics</a> · ")
-                .append("<a href=\"/ui/jobs\">jobs</a></p><div class=\"grid\">");
+                .append("<a href=\"/ui/jobs\">jobs</a></p>");
+        if (costByModel.isEmpty() && totalsByAgent.isEmpty() && recentJobs.isEmpty()) {
+            html.append("<div class=\"card\" id=\"empty-state\"><h2>Nothing received yet</h2>").append(EMPTY)
+                    .append("<p class=\"muted\">Or run <code>java -jar app/target/agent-outcomes.jar demo</code>: the service "
+                            + "and a fleet in one process.</p></div>");
+        }
+        html.append("<div class=\"grid\">");
         html.append(card("Cost per model, USD per minute", "cost-chart",
-                lineChart(costByModel, m -> m.getCostTotal().doubleValue())));
-        html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(costByModel, m -> m.getTotalTokens())));
+                lineChart(costByModel, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
+        html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(costByModel, m -> m.getTotalTokens(),
+                v -> count(v) + " tok")));
         List<AgentMetrics> agents = new ArrayList<>();
         totalsByAgent.forEach(series -> agents.addAll(series.points()));
         html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents,
                 m -> m.getAttempts() == 0 ? 0 : (double) m.getRetries() / m.getAttempts(), v -> String.format(Locale.ROOT, "%.0f %%", v * 100))));
         html.append(card("Dead letters per agent", "dead-letter-chart", barChart(agents,
-                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), v -> String.format(Locale.ROOT, "%.0f", v))));
+                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), DashboardPage::count)));
         html.append(card("Slowest agents (p99 duration)", "slowest", table(agents,
                 Comparator.comparing((AgentMetrics m) -> m.getDurationP99Ms() == null ? -1 : m.getDurationP99Ms()).reversed(),
-                m -> m.getDurationP99Ms() == null ? "—" : m.getDurationP99Ms() + " ms", "p99")));
+                m -> m.getDurationP99Ms() == null ? "—" : count(m.getDurationP99Ms()) + " ms", "p99")));
         html.append(card("Most expensive agents (total cost)", "most-expensive", table(agents,
                 Comparator.comparing(AgentMetrics::getCostTotal).reversed(),
-                m -> "$" + m.getCostTotal().setScale(6, java.math.RoundingMode.HALF_UP).toPlainString(), "cost")));
+                m -> dollars(m.getCostTotal().doubleValue()), "cost")));
         StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
         for (JobReplayState job : recentJobs) {
             jobs.append("<tr><td><a href=\"/ui/jobs/").append(java.net.URLEncoder.encode(job.getJobId(),
@@ -68,10 +80,11 @@ public final class DashboardPage {
         return "<div class=\"card\" id=\"" + id + "\"><h2>" + TimelinePage.escape(title) + "</h2>" + body + "</div>";
     }
 
-    /** One line per series over its windows. */
-    static String lineChart(List<AnalyticsQueries.Series> series, ToDoubleFunction<AgentMetrics> value) {
+    /** One line per series over its windows, a dot on every point (so one point shows), axes with units. */
+    static String lineChart(List<AnalyticsQueries.Series> series, ToDoubleFunction<AgentMetrics> value,
+                            java.util.function.DoubleFunction<String> unit) {
         if (series.isEmpty()) {
-            return "<p class=\"muted\">No data yet.</p>";
+            return EMPTY;
         }
         long minX = Long.MAX_VALUE;
         long maxX = Long.MIN_VALUE;
@@ -84,38 +97,75 @@ public final class DashboardPage {
                 maxY = Math.max(maxY, value.applyAsDouble(point));
             }
         }
-        double width = 520;
-        double height = 180;
-        double spanX = Math.max(1, maxX - minX);
+        double left = 78;
+        double width = 460;
+        double top = 10;
+        double height = 170;
         double spanY = maxY <= 0 ? 1 : maxY;
-        StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 210\" width=\"100%\" role=\"img\">")
-                .append("<line x1=\"30\" y1=\"190\" x2=\"550\" y2=\"190\" stroke=\"#bbb\"/>")
-                .append("<text x=\"30\" y=\"205\">").append(Instant.ofEpochMilli(minX)).append("</text>")
-                .append("<text x=\"2\" y=\"14\">").append(format(maxY)).append("</text>");
+        StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 215\" width=\"100%\" role=\"img\">");
+        for (int tick = 0; tick <= 2; tick++) {
+            double y = top + height - tick * height / 2;
+            svg.append(String.format(Locale.ROOT, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>",
+                    left, y, left + width, y, tick == 0 ? "#999" : "#eee"));
+            svg.append(String.format(Locale.ROOT, "<text class=\"y-label\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+                    left - 6, y + 4, TimelinePage.escape(unit.apply(spanY * tick / 2))));
+        }
+        svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\">%s</text>", left, time(minX)));
+        if (maxX > minX) {
+            svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\" text-anchor=\"end\">%s</text>",
+                    left + width, time(maxX + 60_000)));
+        }
         StringBuilder legend = new StringBuilder("<div class=\"legend\">");
         for (int i = 0; i < series.size(); i++) {
             AnalyticsQueries.Series s = series.get(i);
             String colour = PALETTE[i % PALETTE.length];
             StringBuilder points = new StringBuilder();
+            StringBuilder dots = new StringBuilder();
             for (AgentMetrics point : s.points()) {
                 long x = point.getWindowStart() == null ? 0 : point.getWindowStart().toEpochMilli();
-                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", 30 + (x - minX) / spanX * width,
-                        190 - value.applyAsDouble(point) / spanY * height));
+                double px = maxX == minX ? left + width / 2 : left + (double) (x - minX) / (maxX - minX) * width;
+                double v = value.applyAsDouble(point);
+                double py = top + height - v / spanY * height;
+                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+                dots.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">"
+                        + "<title>%s %s: %s</title></circle>", px, py, colour, TimelinePage.escape(s.name()),
+                        time(x), TimelinePage.escape(unit.apply(v))));
             }
             svg.append("<polyline class=\"series\" data-series=\"").append(TimelinePage.escape(s.name()))
                     .append("\" fill=\"none\" stroke-width=\"2\" stroke=\"").append(colour).append("\" points=\"")
-                    .append(points.toString().trim()).append("\"/>");
+                    .append(points.toString().trim()).append("\"/>").append(dots);
             legend.append("<span><i class=\"swatch\" style=\"background:").append(colour).append("\"></i>")
                     .append(TimelinePage.escape(s.name())).append("</span>");
         }
-        return svg.append("</svg>").toString() + legend.append("</div>");
+        return svg.append("</svg>").toString() + legend.append(" <span class=\"muted\">per 1-minute window, UTC</span></div>");
+    }
+
+    private static String time(long epochMillis) {
+        return java.time.format.DateTimeFormatter.ofPattern("HH:mm").withZone(java.time.ZoneOffset.UTC)
+                .format(Instant.ofEpochMilli(epochMillis));
+    }
+
+    /** US dollars: cents from a dollar up, three significant digits below. */
+    static String dollars(double usd) {
+        if (usd == 0) {
+            return "$0";
+        }
+        if (usd >= 1) {
+            return String.format(Locale.ROOT, "$%,.2f", usd);
+        }
+        return "$" + new BigDecimal(usd).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /** A count with thousands separators. */
+    static String count(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
     }
 
     /** One horizontal bar per agent. */
     static String barChart(List<AgentMetrics> agents, ToDoubleFunction<AgentMetrics> value,
                            java.util.function.DoubleFunction<String> label) {
         if (agents.isEmpty()) {
-            return "<p class=\"muted\">No data yet.</p>";
+            return EMPTY;
         }
         double max = agents.stream().mapToDouble(value).max().orElse(0);
         StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 ").append(agents.size() * 26 + 6)
@@ -123,13 +173,15 @@ public final class DashboardPage {
         for (int i = 0; i < agents.size(); i++) {
             AgentMetrics agent = agents.get(i);
             double v = value.applyAsDouble(agent);
-            double w = max <= 0 ? 0 : v / max * 330;
+            // a zero still draws a sliver, so every agent has a mark; its label says 0
+            double w = Math.max(2, max <= 0 ? 0 : v / max * 330);
             int y = i * 26 + 4;
             svg.append("<text x=\"0\" y=\"").append(y + 14).append("\">").append(TimelinePage.escape(agent.getAgentId()))
                     .append("</text><rect class=\"bar\" data-agent=\"").append(TimelinePage.escape(agent.getAgentId()))
                     .append("\" x=\"150\" y=\"").append(y).append("\" height=\"18\" width=\"")
                     .append(String.format(Locale.ROOT, "%.1f", w)).append("\" fill=\"").append(PALETTE[0])
-                    .append("\"/><text x=\"").append(String.format(Locale.ROOT, "%.1f", 156 + w)).append("\" y=\"")
+                    .append("\"/><text class=\"value\" data-agent=\"").append(TimelinePage.escape(agent.getAgentId()))
+                    .append("\" x=\"").append(String.format(Locale.ROOT, "%.1f", 156 + w)).append("\" y=\"")
                     .append(y + 14).append("\">").append(label.apply(v)).append("</text>");
         }
         return svg.append("</svg>").toString();
@@ -138,17 +190,12 @@ public final class DashboardPage {
     private static String table(List<AgentMetrics> agents, Comparator<AgentMetrics> order,
                                 java.util.function.Function<AgentMetrics, String> value, String column) {
         if (agents.isEmpty()) {
-            return "<p class=\"muted\">No data yet.</p>";
+            return EMPTY;
         }
         StringBuilder table = new StringBuilder("<table><tr><th>Agent</th><th>").append(column).append("</th></tr>");
         agents.stream().sorted(order).limit(5).forEach(agent -> table.append("<tr><td>")
                 .append(TimelinePage.escape(agent.getAgentId())).append("</td><td class=\"n\">").append(value.apply(agent))
                 .append("</td></tr>"));
         return table.append("</table>").toString();
-    }
-
-    private static String format(double value) {
-        return value >= 1 ? String.format(Locale.ROOT, "%.2f", value)
-                : new BigDecimal(value).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
     }
 }

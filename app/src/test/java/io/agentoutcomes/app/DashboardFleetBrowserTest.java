@@ -1,0 +1,156 @@
+package io.agentoutcomes.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.app.fleet.FleetSession;
+import io.agentoutcomes.app.fleet.FleetSettings;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.KafkaStreams;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * The dashboard after a short {@code fleet} run, in headless Chromium (as {@link TimelineBrowserTest}): every chart has
+ * drawn marks, and the numbers it shows are those of {@code /analytics}.
+ */
+class DashboardFleetBrowserTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void afterAFleetRunEveryChartIsDrawnAndShowsWhatAnalyticsSays() throws Exception {
+        try (KafkaTestCluster kafka = KafkaTestCluster.start();
+             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                     ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                     ConfigLoader.TOPIC_PARTITIONS, "1",
+                     ConfigLoader.DATA_DIR, dataDir.toString(),
+                     ConfigLoader.HTTP_PORT, "0",
+                     ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
+                     "analytics.flush.interval.ms", "200",
+                     "backoff.cap.ms", "3000")))) {
+            DemoCommand.awaitRunning(service, Duration.ofSeconds(60));
+            Map<String, Object> client = new HashMap<>(DemoCommand.clientSettings(service, ""));
+            FleetSession.run(new FleetSettings(client, 10, Duration.ofSeconds(8), 11, 0.5, Duration.ofSeconds(60)),
+                    new PrintWriter(new StringWriter()));
+            JsonNode byAgent = stableAnalytics(service.httpUrl() + "/analytics?window=total&by=agent");
+            JsonNode byModel = stableAnalytics(service.httpUrl() + "/analytics?window=1m&by=model");
+
+            ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
+            try {
+                browser.get(service.httpUrl() + "/");
+                int points = 0;
+                for (JsonNode series : byModel.path("series")) {
+                    points += series.path("points").size();
+                }
+                for (String chart : List.of("cost-chart", "tokens-chart")) {
+                    List<WebElement> dots = browser.findElements(By.cssSelector("#" + chart + " circle.point"));
+                    assertThat(dots).as(chart).hasSize(points);
+                    assertThat(dots).allSatisfy(d -> assertThat(d.getSize().getWidth()).isPositive());
+                    assertThat(browser.findElements(By.cssSelector("#" + chart + " polyline.series")))
+                            .hasSize(byModel.path("series").size());
+                    assertThat(browser.findElements(By.cssSelector("#" + chart + " text.y-label"))).hasSize(3);
+                }
+                assertThat(browser.findElement(By.cssSelector("#cost-chart text.y-label")).getText()).startsWith("$");
+                assertThat(browser.findElements(By.cssSelector("#tokens-chart text.y-label")).get(2).getText()).endsWith(" tok");
+
+                int agents = byAgent.path("series").size();
+                assertThat(agents).isGreaterThanOrEqualTo(5);
+                for (String chart : List.of("retry-chart", "dead-letter-chart")) {
+                    List<WebElement> bars = browser.findElements(By.cssSelector("#" + chart + " rect.bar"));
+                    assertThat(bars).as(chart).hasSize(agents);
+                    assertThat(bars).allSatisfy(b -> assertThat(b.getSize().getWidth()).isPositive());
+                }
+                for (JsonNode series : byAgent.path("series")) {
+                    String agent = series.path("name").asText();
+                    JsonNode total = series.path("points").get(0);
+                    long attempts = total.path("attempts").asLong();
+                    long retries = total.path("retries").asLong();
+                    long dead = 0;
+                    for (JsonNode n : total.path("deadLetters")) {
+                        dead += n.asLong();
+                    }
+                    assertThat(label(browser, "retry-chart", agent)).as(agent)
+                            .isEqualTo(String.format(Locale.ROOT, "%.0f %%", attempts == 0 ? 0 : 100.0 * retries / attempts));
+                    assertThat(label(browser, "dead-letter-chart", agent)).as(agent)
+                            .isEqualTo(String.format(Locale.ROOT, "%,d", dead));
+                }
+                // the five most expensive agents, in order, with their total cost as /analytics has it
+                List<String> expected = new java.util.ArrayList<>();
+                java.util.stream.StreamSupport.stream(byAgent.path("series").spliterator(), false)
+                        .sorted(java.util.Comparator.comparing((JsonNode s) -> s.path("points").get(0).path("costTotal")
+                                .decimalValue()).reversed())
+                        .limit(5).forEach(s -> expected.add(s.path("name").asText() + " " + dollars(
+                                s.path("points").get(0).path("costTotal").decimalValue().doubleValue())));
+                assertThat(browser.findElements(By.cssSelector("#most-expensive tr")).stream().skip(1)
+                        .map(WebElement::getText).toList()).isEqualTo(expected);
+                assertThat(browser.findElements(By.cssSelector("#recent-jobs a"))).isNotEmpty();
+                Path screenshots = Path.of("target", "screenshots");
+                Files.createDirectories(screenshots);
+                Files.write(screenshots.resolve("dashboard-fleet.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+            } finally {
+                browser.quit();
+            }
+        }
+    }
+
+    private static String dollars(double usd) {
+        return usd >= 1 ? String.format(Locale.ROOT, "$%,.2f", usd)
+                : "$" + new java.math.BigDecimal(usd).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    private static String label(ChromeDriver browser, String chart, String agent) {
+        return browser.findElement(By.cssSelector("#" + chart + " text.value[data-agent='" + agent + "']")).getText();
+    }
+
+    /** The analytics answer once two reads a second apart agree (the fleet has settled; partials are flushed). */
+    private static JsonNode stableAnalytics(String url) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        String last = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < deadline) {
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() == 200 && answer.body().equals(last)) {
+                return JSON.readTree(last);
+            }
+            last = answer.statusCode() == 200 ? answer.body() : null;
+            Thread.sleep(1000);
+        }
+        throw new AssertionError("analytics did not settle: " + url);
+    }
+
+    private static ChromeOptions options() throws java.io.IOException {
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary("/usr/bin/chromium");
+        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--window-size=1280,1400", "--user-data-dir=" + Files.createTempDirectory("chromium-profile"));
+        return options;
+    }
+}

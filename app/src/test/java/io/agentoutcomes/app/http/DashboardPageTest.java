@@ -1,0 +1,42 @@
+package io.agentoutcomes.app.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.AgentMetrics;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DashboardPageTest {
+
+    private static AgentMetrics point(String model, Instant start, String cost, long tokens) {
+        return AgentMetrics.newBuilder().setAgentId("a").setModel(model).setProvider("p").setWindowStart(start)
+                .setCostTotal(new BigDecimal(cost).setScale(12)).setCostInput(BigDecimal.ZERO.setScale(12))
+                .setCostOutput(BigDecimal.ZERO.setScale(12)).setCostCacheRead(BigDecimal.ZERO.setScale(12))
+                .setCostCacheWrite(BigDecimal.ZERO.setScale(12)).setTotalTokens(tokens).setDurationSketch(java.nio.ByteBuffer.allocate(0))
+                .build();
+    }
+
+    @Test
+    void aSinglePointDrawsAVisibleDotInTheMiddle() {
+        String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini",
+                List.of(point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.0125", 218_946)))),
+                m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
+        assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok", "10:00");
+    }
+
+    @Test
+    void axisLabelsHaveUnitsAndThousandsSeparators() {
+        assertThat(DashboardPage.count(218946.0)).isEqualTo("218,946");
+        assertThat(DashboardPage.dollars(1234.5)).isEqualTo("$1,234.50");
+        assertThat(DashboardPage.dollars(0.0123456)).isEqualTo("$0.0123");
+        assertThat(DashboardPage.dollars(0)).isEqualTo("$0");
+    }
+
+    @Test
+    void anEmptyDashboardSaysHowToSendData() {
+        String page = DashboardPage.render(List.of(), List.of(), List.of());
+        assertThat(page).contains("id=\"empty-state\"", "agent-outcomes.jar fleet", "agent-results-json", "agent-outcomes.jar demo");
+    }
+}

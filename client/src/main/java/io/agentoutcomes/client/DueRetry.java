@@ -1,0 +1,94 @@
+package io.agentoutcomes.client;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RetryAction;
+import io.agentoutcomes.avro.RetryRequest;
+import java.time.Instant;
+
+/**
+ * A retry the pipeline handed back on {@code retry-ready}: which task to re-run, as which attempt, why it failed and
+ * waited, and the provider hints for the re-run (a {@code SWITCH_PROVIDER} action when a daily window ran out).
+ *
+ * @param request    the pipeline's {@code RetryRequest}, with the original result or event
+ * @param receivedAt when this consumer read it
+ * @param partition  the {@code retry-ready} partition it was read from
+ * @param offset     its offset there
+ */
+public record DueRetry(RetryRequest request, Instant receivedAt, int partition, long offset) {
+
+    public String taskId() {
+        return request.getTaskId();
+    }
+
+    /** The result id of the failed attempt this retry follows: the consumer's idempotency key. */
+    public String failedResultId() {
+        return request.getResultId();
+    }
+
+    /** The attempt number the re-run is (the failed attempt + 1): publish the re-run's result with it. */
+    public int nextAttempt() {
+        return request.getNextAttempt();
+    }
+
+    /** The canonical error code of the failure, e.g. {@code llm-rate-limit}. */
+    public String errorCode() {
+        return request.getErrorCode();
+    }
+
+    /** The policy's reason, e.g. {@code Rate_limit error, retrying (1/5)}. */
+    public String reason() {
+        return request.getReason();
+    }
+
+    /** Why it waited as long as it did (the backoff, or the provider's retry-after or window reset). */
+    public String delayReason() {
+        return request.getDelayReason();
+    }
+
+    public Instant dueAt() {
+        return request.getDueAt();
+    }
+
+    /** True if it was read before its due time (the pipeline never delivers early; this is for checking that). */
+    public boolean early() {
+        return receivedAt.isBefore(request.getDueAt());
+    }
+
+    /** {@code WAIT}, or {@code SWITCH_PROVIDER}: re-run on another provider, {@link #exhaustedWindow()} ran out. */
+    public RetryAction action() {
+        return request.getAction() == null ? RetryAction.WAIT : request.getAction();
+    }
+
+    public String exhaustedWindow() {
+        return request.getExhaustedWindow();
+    }
+
+    /** The provider the failed attempt used, if the result said. */
+    public String provider() {
+        AgentResult result = request.getAgentResult();
+        return result == null || result.getExecution() == null ? null : result.getExecution().getProvider();
+    }
+
+    /** The model the failed attempt used, if the result said. */
+    public String model() {
+        AgentResult result = request.getAgentResult();
+        return result == null || result.getExecution() == null ? null : result.getExecution().getModel();
+    }
+
+    /** The provider's rate-limit state on the failed attempt, or null. */
+    public RateLimitState rateLimit() {
+        return request.getAgentResult() == null ? null : request.getAgentResult().getRateLimit();
+    }
+
+    /** The failed agent result, for agent tasks; null for workflow nodes. */
+    public AgentResult failedResult() {
+        return request.getAgentResult();
+    }
+
+    /** The failed {@code node_finished} event, for workflow nodes; null for agent tasks. */
+    public NodeFinished failedNode() {
+        return request.getNodeFinished();
+    }
+}

@@ -1,0 +1,111 @@
+package io.agentoutcomes.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The publisher against a real broker: each record on its topic, keyed as the pipeline keeps state, with identity headers. */
+class OutcomePublisherTest {
+    private static final String REGISTRY = "mock://publisher-test";
+    private static TestBroker broker;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = TestBroker.start();
+        broker.createTopics(2, "t.agent-results", "t.agent-results-json", "t.node-finished", "t.node-finished-json");
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        broker.close();
+    }
+
+    private static OutcomePublisher publisher() {
+        return OutcomePublisher.create(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY, OutcomePublisher.TOPIC_PREFIX, "t."));
+    }
+
+    @Test
+    void avroAgentResultIsKeyedByTaskIdWithIdentityHeaders() throws Exception {
+        AgentResult result = ResultBuilder.of("planner", "task-7").attempt(1).job("job-3", "plan")
+                .error("llm-timeout", "no answer in 30 s");
+        try (OutcomePublisher publisher = publisher()) {
+            publisher.publish(result).get();
+        }
+        ConsumerRecord<String, byte[]> record = readAll("t.agent-results", 1).get(0);
+        assertThat(record.key()).isEqualTo("task-7");
+        assertThat(header(record, "agent-id")).isEqualTo("planner");
+        assertThat(header(record, "task-id")).isEqualTo("task-7");
+        assertThat(header(record, "job-id")).isEqualTo("job-3");
+        assertThat(header(record, "node-id")).isEqualTo("plan");
+        assertThat(header(record, "attempt")).isEqualTo("1");
+        assertThat(header(record, "result-id")).isEqualTo("task-7/1");
+        // Confluent wire format: magic byte 0, then the schema id
+        assertThat(record.value()[0]).isEqualTo((byte) 0);
+        AgentResult decoded = AvroSerde.specific(AgentResult.class).configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL,
+                REGISTRY), false).deserializer().deserialize("t.agent-results", record.value());
+        assertThat(decoded).isEqualTo(result);
+    }
+
+    @Test
+    void nodeEventIsKeyedByJobId() throws Exception {
+        NodeFinished event = NodeEventBuilder.of("job-9", "fetch").stepIndex(1).retryableFailure("timeout");
+        try (OutcomePublisher publisher = publisher()) {
+            publisher.publish(event).get();
+        }
+        ConsumerRecord<String, byte[]> record = readAll("t.node-finished", 1).get(0);
+        assertThat(record.key()).isEqualTo("job-9");
+        assertThat(header(record, "job-id")).isEqualTo("job-9");
+        assertThat(header(record, "node-id")).isEqualTo("fetch");
+    }
+
+    @Test
+    void jsonGoesAsWrittenToTheJsonTopicWithDialectAndHeaders() throws Exception {
+        String json = "{\"output\":{\"answer\":42},\"usage\":{\"input_tokens\":10,\"output_tokens\":2}}";
+        try (OutcomePublisher publisher = OutcomePublisher.create(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                OutcomePublisher.TOPIC_PREFIX, "t."))) {
+            publisher.publish(JsonRecord.agentResult("extractor", "task-j", json).resultId("r-j").attempt(0)
+                    .dialect("flatagents")).get();
+        }
+        ConsumerRecord<String, byte[]> record = readAll("t.agent-results-json", 1).get(0);
+        assertThat(record.key()).isEqualTo("task-j");
+        assertThat(new String(record.value(), StandardCharsets.UTF_8)).isEqualTo(json);
+        assertThat(header(record, "agent-id")).isEqualTo("extractor");
+        assertThat(header(record, "result-id")).isEqualTo("r-j");
+        assertThat(header(record, "dialect")).isEqualTo("flatagents");
+    }
+
+    static String header(ConsumerRecord<?, ?> record, String name) {
+        return IdentityHeaders.get(record.headers(), name);
+    }
+
+    private static List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected) {
+        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers",
+                broker.bootstrapServers(), "group.id", "reader-" + topic, "auto.offset.reset", "earliest"),
+                new StringDeserializer(), new ByteArrayDeserializer())) {
+            consumer.subscribe(List.of(topic));
+            List<ConsumerRecord<String, byte[]>> all = new ArrayList<>();
+            long deadline = System.currentTimeMillis() + 20_000;
+            while (all.size() < expected && System.currentTimeMillis() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(all::add);
+            }
+            assertThat(all).hasSize(expected);
+            return all;
+        }
+    }
+}

@@ -1,0 +1,200 @@
+package io.agentoutcomes.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.RetryAction;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The retry consumer against a real broker, with retries written as the pipeline's scheduler writes them. */
+class RetryConsumerTest {
+    private static final String REGISTRY = "mock://retry-consumer-test";
+    private static final Map<String, Object> SERDE = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY);
+    private static TestBroker broker;
+    private static int tests;
+    /** Each test has topics of its own, under a prefix, on the one broker. */
+    private String prefix;
+
+    @BeforeAll
+    static void startBroker() throws Exception {
+        broker = TestBroker.start();
+    }
+
+    @AfterAll
+    static void stopBroker() throws Exception {
+        broker.close();
+    }
+
+    @BeforeEach
+    void createTopics() throws Exception {
+        prefix = "test" + (++tests) + ".";
+        broker.createTopics(1, prefix + "retry-ready", prefix + "dead-letter");
+    }
+
+    @Test
+    void handsOverEachDueRetryOnceCommitsAfterTheCallbackAndSkipsARedelivery() throws Exception {
+        Instant due = Instant.now().minusSeconds(1);
+        produce(false, retry("task-1", "task-1/0", 1, due, RetryAction.WAIT),
+                retry("task-2", "task-2/0", 1, due, RetryAction.SWITCH_PROVIDER),
+                retry("task-1", "task-1/0", 1, due, RetryAction.WAIT));  // the same retry again
+
+        List<DueRetry> seen = new CopyOnWriteArrayList<>();
+        try (RetryConsumer consumer = RetryConsumer.create(settings(), "orchestrator", seen::add,
+                RetryConsumer.Options.DEFAULT).start()) {
+            awaitUntil(() -> consumer.retriesHandled() + consumer.duplicatesSkipped() == 3);
+            assertThat(seen).extracting(DueRetry::taskId, DueRetry::nextAttempt, DueRetry::action, DueRetry::provider)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("task-1", 1, RetryAction.WAIT, "openai"),
+                            org.assertj.core.groups.Tuple.tuple("task-2", 1, RetryAction.SWITCH_PROVIDER, "openai"));
+            assertThat(seen).allSatisfy(r -> assertThat(r.early()).isFalse());
+            assertThat(consumer.duplicatesSkipped()).isEqualTo(1);
+            awaitUntil(() -> committed("orchestrator") == 3);
+        }
+    }
+
+    @Test
+    void aCallbackThatThrowsIsCalledAgainForTheSameRecordAndNothingAfterItIsCommittedFirst() throws Exception {
+        Instant due = Instant.now().minusSeconds(1);
+        produce(false, retry("task-a", "task-a/0", 1, due, RetryAction.WAIT),
+                retry("task-b", "task-b/0", 1, due, RetryAction.WAIT));
+        AtomicBoolean failedOnce = new AtomicBoolean();
+        List<String> calls = new CopyOnWriteArrayList<>();
+        RetryHandler flaky = retry -> {
+            calls.add(retry.taskId());
+            if (retry.taskId().equals("task-a") && failedOnce.compareAndSet(false, true)) {
+                throw new IllegalStateException("orchestrator busy");
+            }
+        };
+        try (RetryConsumer consumer = RetryConsumer.create(settings(), "flaky", flaky,
+                new RetryConsumer.Options(false, 1000, Duration.ofMillis(100), Duration.ofSeconds(1))).start()) {
+            awaitUntil(() -> consumer.retriesHandled() == 2);
+            assertThat(calls).containsExactly("task-a", "task-a", "task-b");
+            assertThat(consumer.handlerFailures()).isEqualTo(1);
+            awaitUntil(() -> committed("flaky") == 2);
+        }
+    }
+
+    @Test
+    void readsOnlyCommittedRetriesAndDeadLettersWhenAsked() throws Exception {
+        Instant due = Instant.now().minusSeconds(1);
+        produce(true, retry("task-aborted", "task-aborted/0", 1, due, RetryAction.WAIT));
+        produce(false, retry("task-ok", "task-ok/0", 1, due, RetryAction.WAIT));
+        ClassifiedOutcome stopped = ClassifiedOutcome.newBuilder().setTaskId("task-dead").setResultId("task-dead/4")
+                .setAttempt(4).setResultType(ResultType.RETRYABLE_FAILURE).setReason("retry limit")
+                .setClassifiedAt(Instant.now()).build();
+        Serializer<ClassifiedOutcome> outcomes = AvroSerde.specific(ClassifiedOutcome.class).configured(SERDE, false).serializer();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                broker.bootstrapServers()), new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(prefix + "dead-letter", "task-dead", outcomes.serialize(prefix + "dead-letter", stopped))).get();
+        }
+        List<String> retries = new CopyOnWriteArrayList<>();
+        List<String> dead = new CopyOnWriteArrayList<>();
+        RetryHandler handler = new RetryHandler() {
+            @Override
+            public void onRetry(DueRetry retry) {
+                retries.add(retry.taskId());
+            }
+
+            @Override
+            public void onDeadLetter(ClassifiedOutcome outcome) {
+                dead.add(outcome.getTaskId());
+            }
+        };
+        try (RetryConsumer consumer = RetryConsumer.create(settings(), "with-dead", handler,
+                RetryConsumer.Options.DEFAULT.withDeadLetters(true)).start()) {
+            awaitUntil(() -> consumer.retriesHandled() == 1 && consumer.deadLettersHandled() == 1);
+            Thread.sleep(500);
+            assertThat(retries).containsExactly("task-ok");
+            assertThat(dead).containsExactly("task-dead");
+        }
+    }
+
+    @Test
+    void aRetryReadBeforeItsDueTimeIsHeldUntilDue() throws Exception {
+        Instant due = Instant.now().plusMillis(1500).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        produce(false, retry("task-early", "task-early/0", 1, due, RetryAction.WAIT));
+        List<Instant> handledAt = new CopyOnWriteArrayList<>();
+        List<DueRetry> seen = new CopyOnWriteArrayList<>();
+        try (RetryConsumer consumer = RetryConsumer.create(settings(), "early", r -> {
+            handledAt.add(Instant.now());
+            seen.add(r);
+        }, RetryConsumer.Options.DEFAULT).start()) {
+            awaitUntil(() -> consumer.retriesHandled() == 1);
+        }
+        assertThat(seen.get(0).early()).isTrue();
+        assertThat(handledAt.get(0)).isAfterOrEqualTo(due);
+    }
+
+    private Map<String, Object> settings() {
+        return Map.of("bootstrap.servers", broker.bootstrapServers(), AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY,
+                OutcomePublisher.TOPIC_PREFIX, prefix);
+    }
+
+    private static RetryRequest retry(String task, String failedResultId, int nextAttempt, Instant due, RetryAction action) {
+        return RetryRequest.newBuilder().setTaskId(task).setResultId(failedResultId).setAgentId("planner")
+                .setNextAttempt(nextAttempt).setErrorCode("llm-timeout").setDelayMs(1000).setDelayReason("backoff 1000 ms x 2^0")
+                .setTier("1s").setFailedAt(due.minusSeconds(1)).setDueAt(due).setReason("Timeout error, retrying (1/5)")
+                .setAction(action)
+                .setAgentResult(ResultBuilder.of("planner", task).model("openai", "gpt-4o-mini").error("llm-timeout", "slow"))
+                .build();
+    }
+
+    /** Writes retries in one transaction, committed or aborted. */
+    private void produce(boolean abort, RetryRequest... retries) throws Exception {
+        Serializer<RetryRequest> serializer = AvroSerde.specific(RetryRequest.class).configured(SERDE, false).serializer();
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                broker.bootstrapServers(), "transactional.id", "scheduler-" + System.nanoTime()), new StringSerializer(),
+                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            for (RetryRequest retry : retries) {
+                producer.send(new ProducerRecord<>(prefix + "retry-ready", retry.getTaskId(), serializer.serialize(prefix + "retry-ready", retry)));
+            }
+            if (abort) {
+                producer.abortTransaction();
+            } else {
+                producer.commitTransaction();
+            }
+        }
+    }
+
+    /** The group's committed offset on retry-ready: the offset after the last record handled. */
+    private long committed(String group) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
+            OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
+                    .get(new TopicPartition(prefix + "retry-ready", 0));
+            return offset == null ? -1 : offset.offset();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (!condition.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                throw new AssertionError("condition not met in 20 s");
+            }
+            Thread.sleep(50);
+        }
+    }
+}
