@@ -56,8 +56,9 @@ public final class ClassifyTopology {
     static <V> KStream<String, ClassifiedOutcome> classify(StreamsBuilder builder, KStream<String, V> completions,
                                                                    TaskKind<V> kind, String store, String name,
                                                                    RetryPolicy policy, TaskRetention retention) {
+        // Cached: a task completed several times within one commit interval is written to its changelog once.
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), Serdes.String(),
-                Serdes.ByteArray()));
+                Serdes.ByteArray()).withCachingEnabled());
         return completions.process(() -> new TaskClassifier<>(policy, kind, store, retention), Named.as(name), store);
     }
 
