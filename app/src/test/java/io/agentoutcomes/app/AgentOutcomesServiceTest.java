@@ -493,7 +493,10 @@ class AgentOutcomesServiceTest {
                     AgentResult failure = AgentResult.newBuilder().setResultId("r-" + i).setAgentId("a").setTaskId("task-" + i)
                             .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-timeout").build())
                                     .build()).build();
-                    producer.send(new ProducerRecord<>(prefix + "agent-results", failure.getTaskId(), failure)).get();
+                    ProducerRecord<String, AgentResult> record = new ProducerRecord<>(prefix + "agent-results",
+                            failure.getTaskId(), failure);
+                    record.headers().add("traceparent", traceparent(i).getBytes(StandardCharsets.UTF_8));
+                    producer.send(record).get();
                 }
             }
             long firstDue = readAll(prefix + "retry-delay-6s", tasks, AvroSerde.specific(RetryRequest.class)
@@ -510,6 +513,14 @@ class AgentOutcomesServiceTest {
             assertThat(ready).allSatisfy(r -> assertThat(r.timestamp())
                     .as("forwarded at or after its due time").isGreaterThanOrEqualTo(r.value().getDueAt().toEpochMilli()));
             assertThat(ready).allSatisfy(r -> assertThat(r.value().getDelayMs()).isEqualTo(6_000L));
+            // The trace context and the retry's identity survive the delay, the scheduler's store and the restart.
+            assertThat(ready).allSatisfy(r -> {
+                int task = Integer.parseInt(r.value().getTaskId().substring("task-".length()));
+                assertThat(headers(r)).containsEntry("traceparent", traceparent(task))
+                        .containsEntry("task-id", "task-" + task).containsEntry("result-id", "r-" + task)
+                        .containsEntry("attempt", "1").containsEntry("due-at", r.value().getDueAt().toString())
+                        .containsEntry("origin-topic", prefix + "agent-results");
+            });
             Thread.sleep(2_000);
             assertThat(readAll(prefix + "retry-ready", tasks, AvroSerde.specific(RetryRequest.class)
                     .configured(serde, false).deserializer())).as("nothing forwarded twice").hasSize(tasks);
@@ -604,6 +615,17 @@ class AgentOutcomesServiceTest {
             assertThat(answer.at("/series/0/points/0/windowStart").asText()).isEqualTo(hour.toString());
             assertThat(answer.at("/series/0/points/0/windowClosed").asBoolean()).isTrue();
         }
+    }
+
+    /** A W3C trace context per task: version 00, a trace id ending in the task number, sampled. */
+    private static String traceparent(int task) {
+        return String.format("00-4bf92f3577b34da6a3ce929d0e0e%04d-00f067aa0ba902b7-01", task);
+    }
+
+    private static Map<String, String> headers(ConsumerRecord<?, ?> record) {
+        Map<String, String> all = new HashMap<>();
+        record.headers().forEach(h -> all.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+        return all;
     }
 
     private static ProducerRecord<String, String> json(String topic, String key, long time, String value, String... headers) {
