@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.analytics;
 
+import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentMetrics;
@@ -11,10 +12,8 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.avro.registry.MockSchemaRegistry;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -22,46 +21,27 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The analytics stage on a TopologyTestDriver: local partials flushed by the wall clock, windows closed by stream time. */
+/** The analytics over the whole pipeline, agent results in: local partials flushed by the wall clock, windows closed by stream time. */
 class AnalyticsTopologyTest {
-    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-    private final String scope = "analytics-" + UUID.randomUUID();
-    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
-    private final TopologyTestDriver driver;
-    private final TestInputTopic<String, AgentResult> results;
-    private final TestOutputTopic<String, AgentMetrics> minutes;
-    private final TestOutputTopic<String, AgentMetrics> hours;
+    private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
+            RetryPolicy.defaults(), new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000, true), settings),
+            topics -> new Properties());
+    private final TopologyTestDriver driver = pipeline.driver;
+    private final TestInputTopic<String, AgentResult> results = pipeline.input(pipeline.topics.agentResults);
+    private final TestOutputTopic<String, AgentMetrics> minutes = pipeline.output(pipeline.topics.agentMetrics1m);
+    private final TestOutputTopic<String, AgentMetrics> hours = pipeline.output(pipeline.topics.agentMetrics1h);
     private int sequence;
-
-    AnalyticsTopologyTest() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "analytics-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, RetryPolicy.defaults(),
-                new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000, true), props), props, T0);
-        results = driver.createInputTopic(topics.agentResults.name(), new StringSerializer(),
-                topics.agentResults.valueSerde().serializer());
-        minutes = driver.createOutputTopic(topics.agentMetrics1m.name(), new StringDeserializer(),
-                topics.agentMetrics1m.valueSerde().deserializer());
-        hours = driver.createOutputTopic(topics.agentMetrics1h.name(), new StringDeserializer(),
-                topics.agentMetrics1h.valueSerde().deserializer());
-    }
 
     @AfterEach
     void close() {
-        driver.close();
-        MockSchemaRegistry.dropScope(scope);
+        pipeline.close();
     }
 
     private void publish(Instant at, boolean success, String cost, long inputTokens, long durationMs) {

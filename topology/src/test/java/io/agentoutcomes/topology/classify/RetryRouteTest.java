@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.classify;
 
+import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
@@ -21,34 +22,20 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
-import io.agentoutcomes.avro.registry.MockSchemaRegistry;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.StageDriver;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The whole route on a TopologyTestDriver: classify, delay, schedule by the wall clock, dead-letter. */
 class RetryRouteTest {
-    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
-
-    private final String scope = "route-" + UUID.randomUUID();
-    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
-    private TopologyTestDriver driver;
+    private StageDriver pipeline;
     private TestInputTopic<String, AgentResult> agentResults;
     private TestInputTopic<String, NodeFinished> nodeFinished;
     private TestOutputTopic<String, ClassifiedOutcome> classified;
@@ -58,29 +45,19 @@ class RetryRouteTest {
     private TestOutputTopic<String, ClassifiedOutcome> verifications;
 
     private void start(RetryPolicy policy) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "route-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics, policy, props), props, T0);
-        agentResults = driver.createInputTopic(topics.agentResults.name(), new StringSerializer(),
-                topics.agentResults.valueSerde().serializer());
-        nodeFinished = driver.createInputTopic(topics.nodeFinished.name(), new StringSerializer(),
-                topics.nodeFinished.valueSerde().serializer());
-        classified = output(topics.outcomesClassified);
-        ready = output(topics.retryReady);
-        deadLetter = output(topics.deadLetter);
-        compensations = output(topics.compensations);
-        verifications = output(topics.verifications);
-    }
-
-    private <V> TestOutputTopic<String, V> output(Topics.Topic<String, V> topic) {
-        return driver.createOutputTopic(topic.name(), new StringDeserializer(), topic.valueSerde().deserializer());
+        pipeline = StageDriver.pipeline(policy);
+        agentResults = pipeline.input(pipeline.topics.agentResults);
+        nodeFinished = pipeline.input(pipeline.topics.nodeFinished);
+        classified = pipeline.output(pipeline.topics.outcomesClassified);
+        ready = pipeline.output(pipeline.topics.retryReady);
+        deadLetter = pipeline.output(pipeline.topics.deadLetter);
+        compensations = pipeline.output(pipeline.topics.compensations);
+        verifications = pipeline.output(pipeline.topics.verifications);
     }
 
     @AfterEach
     void close() {
-        driver.close();
-        MockSchemaRegistry.dropScope(scope);
+        pipeline.close();
     }
 
     private static AgentResult failure(String resultId, String code, RateLimitState rateLimit) {
@@ -113,9 +90,9 @@ class RetryRouteTest {
         assertThat(outcome.getRetryDelayMs()).isEqualTo(5_000L);
         assertThat(outcome.getRetryCount()).isNull();
 
-        driver.advanceWallClockTime(Duration.ofMillis(4_999));
+        pipeline.advance(Duration.ofMillis(4_999));
         assertThat(ready.isEmpty()).as("nothing a millisecond early").isTrue();
-        driver.advanceWallClockTime(Duration.ofMillis(1));
+        pipeline.advance(Duration.ofMillis(1));
         List<TestRecord<String, RetryRequest>> due = ready.readRecordsToList();
         assertThat(due).hasSize(1);
         RetryRequest retry = due.get(0).value();
@@ -128,7 +105,7 @@ class RetryRouteTest {
         assertThat(retry.getAgentResult()).isEqualTo(failure("r-1", "llm-rate-limit", null));
         assertThat(due.get(0).timestamp()).isGreaterThanOrEqualTo(retry.getDueAt().toEpochMilli());
 
-        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        pipeline.advance(Duration.ofMinutes(5));
         assertThat(ready.isEmpty()).as("forwarded once").isTrue();
         assertThat(deadLetter.isEmpty()).isTrue();
     }
@@ -142,9 +119,9 @@ class RetryRouteTest {
             ClassifiedOutcome outcome = classified.readValue();
             assertThat(outcome.getAttempt()).isEqualTo(attempt);
             assertThat(outcome.getRetryDelayMs()).isEqualTo(expectedDelays[attempt]);
-            driver.advanceWallClockTime(Duration.ofMillis(expectedDelays[attempt] - 1));
+            pipeline.advance(Duration.ofMillis(expectedDelays[attempt] - 1));
             assertThat(ready.isEmpty()).isTrue();
-            driver.advanceWallClockTime(Duration.ofMillis(1));
+            pipeline.advance(Duration.ofMillis(1));
             assertThat(ready.readValue().getNextAttempt()).isEqualTo(attempt + 1);
         }
         publish(failure("r-4", "llm-timeout", null));
@@ -156,7 +133,7 @@ class RetryRouteTest {
         assertThat(last.getRetryCount()).isEqualTo(4);
         assertThat(last.getAgentResult().getExecution().getRetryCount()).isEqualTo(4);
         assertThat(deadLetter.readKeyValuesToList()).containsExactly(KeyValue.pair("task-1", last));
-        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        pipeline.advance(Duration.ofMinutes(5));
         assertThat(ready.isEmpty()).isTrue();
     }
 
@@ -194,7 +171,7 @@ class RetryRouteTest {
         publish(failure("r-1", "llm-timeout", null));
 
         assertThat(classified.readValuesToList()).hasSize(1);
-        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        pipeline.advance(Duration.ofSeconds(10));
         assertThat(ready.readValuesToList()).hasSize(1);
     }
 
@@ -205,9 +182,9 @@ class RetryRouteTest {
 
         assertThat(classified.readValue().getRetryDelayReason())
                 .isEqualTo("provider retry_after 60000 ms (over backoff 5000 ms x 2^0)");
-        driver.advanceWallClockTime(Duration.ofMillis(59_999));
+        pipeline.advance(Duration.ofMillis(59_999));
         assertThat(ready.isEmpty()).isTrue();
-        driver.advanceWallClockTime(Duration.ofMillis(1));
+        pipeline.advance(Duration.ofMillis(1));
         assertThat(ready.readValue().getTier()).isEqualTo("long");
     }
 
@@ -231,7 +208,7 @@ class RetryRouteTest {
         assertThat(outcomes.get(0).getDecision().getReason()).isEqualTo("delay-out-of-range: provider retry_after "
                 + "9223372036854775000 ms (over backoff 5000 ms x 2^0) is longer than retry.max.delay.ms 86400000");
         assertThat(deadLetter.readValuesToList()).extracting(ClassifiedOutcome::getResultId).containsExactly("r-max", "r-2312");
-        driver.advanceWallClockTime(Duration.ofDays(2));
+        pipeline.advance(Duration.ofDays(2));
         assertThat(ready.isEmpty()).isTrue();
     }
 
@@ -258,7 +235,7 @@ class RetryRouteTest {
                 .setRetryAfterMs(3_600_000L).build()));
 
         assertThat(classified.readValue().getRetryDelayMs()).isEqualTo(3_600_000L);
-        driver.advanceWallClockTime(Duration.ofHours(1));
+        pipeline.advance(Duration.ofHours(1));
         assertThat(ready.readValue().getDueAt()).isEqualTo(T0.plus(Duration.ofHours(1)));
         assertThat(deadLetter.isEmpty()).isTrue();
     }
@@ -271,7 +248,7 @@ class RetryRouteTest {
         ClassifiedOutcome outcome = classified.readValue();
         assertThat(outcome.getDecision().getHandling()).isEqualTo(ErrorHandling.IGNORE);
         assertThat(outcome.getDecision().getReason()).isEqualTo("Tool error ignored by policy");
-        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        pipeline.advance(Duration.ofMinutes(1));
         assertThat(ready.isEmpty()).isTrue();
         assertThat(deadLetter.isEmpty()).isTrue();
     }
@@ -287,7 +264,7 @@ class RetryRouteTest {
                 .setRule("ignore-tool-errors policy, category tool").setReason("Tool error ignored by policy")
                 .setConsecutiveFailures(1).setTotalFailures(1).setMaxRetries(0).build());
         assertThat(outcome.getRetryCount()).isZero();
-        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        pipeline.advance(Duration.ofMinutes(1));
         assertThat(ready.isEmpty()).isTrue();
         assertThat(deadLetter.isEmpty()).isTrue();
     }
@@ -326,7 +303,7 @@ class RetryRouteTest {
                 .setConsecutiveFailures(0).setTotalFailures(0).setMaxRetries(5).setAction(RetryAction.WAIT).build());
         assertThat(outcome.getRetryDelayMs()).isEqualTo(2_000L);
         assertThat(outcome.getRetryCount()).isNull();
-        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        pipeline.advance(Duration.ofSeconds(2));
         RetryRequest retry = ready.readValue();
         assertThat(retry.getErrorCode()).isEqualTo(ConfidencePolicy.LOW_CONFIDENCE);
         assertThat(retry.getNextAttempt()).isEqualTo(1);
@@ -372,7 +349,7 @@ class RetryRouteTest {
         assertThat(outcome.getDecision()).isNull();
         assertThat(outcome.getRetryCount()).isZero();
         assertThat(verifications.readKeyValuesToList()).containsExactly(KeyValue.pair("task-1", outcome));
-        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        pipeline.advance(Duration.ofMinutes(1));
         assertThat(ready.isEmpty()).isTrue();
         assertThat(deadLetter.isEmpty()).isTrue();
     }
@@ -397,9 +374,9 @@ class RetryRouteTest {
         assertThat(deadLetter.readValuesToList()).extracting(ClassifiedOutcome::getNodeId).containsExactly("n2");
         assertThat(compensations.readKeyValuesToList()).extracting(kv -> kv.key + ":" + kv.value.getNodeId())
                 .containsExactly("job-1:n3");
-        driver.advanceWallClockTime(Duration.ofMillis(1_999));
+        pipeline.advance(Duration.ofMillis(1_999));
         assertThat(ready.isEmpty()).isTrue();
-        driver.advanceWallClockTime(Duration.ofMillis(1));
+        pipeline.advance(Duration.ofMillis(1));
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getTaskId).containsExactly("job-1/n1");
     }
 

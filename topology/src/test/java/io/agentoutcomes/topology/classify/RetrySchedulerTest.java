@@ -1,57 +1,37 @@
 package io.agentoutcomes.topology.classify;
 
+import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.RetryRequest;
-import io.agentoutcomes.avro.registry.MockSchemaRegistry;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.StageDriver;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The retry scheduler alone: retries in on a delay topic, out on retry-ready by the wall clock. */
 class RetrySchedulerTest {
-    private static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
     private static final Duration INTERVAL = Duration.ofMillis(20);
 
-    private final String scope = "scheduler-" + UUID.randomUUID();
-    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
-    private TopologyTestDriver driver;
+    private StageDriver scheduler;
     private TestInputTopic<String, RetryRequest> delayed;
     private TestOutputTopic<String, RetryRequest> ready;
 
     private void start(int maxPerCheck) {
-        StreamsBuilder builder = new StreamsBuilder();
-        RetrySchedulerTopology.build(builder, topics, INTERVAL, maxPerCheck);
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "scheduler-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(builder.build(), props, T0);
-        delayed = driver.createInputTopic(topics.retryDelay.get("long").name(), new StringSerializer(),
-                topics.retryReady.valueSerde().serializer());
-        ready = driver.createOutputTopic(topics.retryReady.name(), new StringDeserializer(),
-                topics.retryReady.valueSerde().deserializer());
+        scheduler = StageDriver.stage((builder, topics) -> RetrySchedulerTopology.build(builder, topics, INTERVAL, maxPerCheck));
+        delayed = scheduler.input(scheduler.topics.retryDelay.get("long").name(), scheduler.topics.retryReady);
+        ready = scheduler.output(scheduler.topics.retryReady);
     }
 
     @AfterEach
     void close() {
-        if (driver != null) {
-            driver.close();
+        if (scheduler != null) {
+            scheduler.close();
         }
-        MockSchemaRegistry.dropScope(scope);
     }
 
     private static RetryRequest retry(String resultId, Instant dueAt) {
@@ -67,7 +47,7 @@ class RetrySchedulerTest {
         delayed.pipeInput("task-far", retry("far", farFuture), T0);
         delayed.pipeInput("task-soon", retry("soon", T0.plusSeconds(1)), T0);
 
-        driver.advanceWallClockTime(Duration.ofMinutes(10));
+        scheduler.advance(Duration.ofMinutes(10));
 
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).containsExactly("soon");
     }
@@ -88,13 +68,13 @@ class RetrySchedulerTest {
         for (int i = 0; i < 25; i++) {
             delayed.pipeInput("task-" + i, retry(String.format("r%02d", i), T0.plusSeconds(5).plusMillis(i % 3)), T0);
         }
-        driver.advanceWallClockTime(Duration.ofSeconds(5).plus(Duration.ofMillis(2)));
+        scheduler.advance(Duration.ofSeconds(5).plus(Duration.ofMillis(2)));
         List<RetryRequest> first = ready.readValuesToList();
-        driver.advanceWallClockTime(INTERVAL);
+        scheduler.advance(INTERVAL);
         List<RetryRequest> second = ready.readValuesToList();
-        driver.advanceWallClockTime(INTERVAL);
+        scheduler.advance(INTERVAL);
         List<RetryRequest> third = ready.readValuesToList();
-        driver.advanceWallClockTime(Duration.ofMinutes(1));
+        scheduler.advance(Duration.ofMinutes(1));
 
         assertThat(first).hasSize(10);
         assertThat(second).hasSize(10);
@@ -114,16 +94,16 @@ class RetrySchedulerTest {
         for (int i = 0; i < 5; i++) {
             delayed.pipeInput("task-" + i, retry("early-" + i, T0.plusSeconds(1)), T0);
         }
-        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        scheduler.advance(Duration.ofSeconds(1));
         assertThat(ready.readValuesToList()).hasSize(2);
         delayed.pipeInput("task-late", retry("late", T0.plusSeconds(10)), T0.plusSeconds(1));
-        driver.advanceWallClockTime(INTERVAL);
+        scheduler.advance(INTERVAL);
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).hasSize(2).doesNotContain("late");
-        driver.advanceWallClockTime(INTERVAL);
+        scheduler.advance(INTERVAL);
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).hasSize(1).doesNotContain("late");
-        driver.advanceWallClockTime(Duration.ofSeconds(8));
+        scheduler.advance(Duration.ofSeconds(8));
         assertThat(ready.isEmpty()).as("not before its due time").isTrue();
-        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        scheduler.advance(Duration.ofSeconds(1));
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).containsExactly("late");
     }
 }

@@ -97,7 +97,7 @@ class TaskClassifierTest {
 
         assertThat(tasks().get("task-1")).isNull();
         List<TestRecord<String, byte[]>> changelog = stage.driver.createOutputTopic(
-                "stage-test-" + ClassifyTopology.AGENT_TASKS_STORE + "-changelog", new StringDeserializer(),
+                StageDriver.APPLICATION_ID + "-" + ClassifyTopology.AGENT_TASKS_STORE + "-changelog", new StringDeserializer(),
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer()).readRecordsToList();
         assertThat(changelog).extracting(TestRecord::key).containsExactly("task-1", "task-1");
         assertThat(changelog.get(1).value()).isNull();

@@ -4,47 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
-import io.agentoutcomes.avro.registry.MockSchemaRegistry;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.StageDriver;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The recent-jobs index: one entry per job, keyed so that key order is newest update first. */
 class RecentJobsIndexTest {
-    private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
-    private final String scope = "recent-" + UUID.randomUUID();
-    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
-    private final TopologyTestDriver driver;
-    private final TestInputTopic<String, NodeFinished> events;
-
-    RecentJobsIndexTest() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "recent-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics), props, T);
-        events = driver.createInputTopic(topics.nodeFinished.name(), new StringSerializer(),
-                topics.nodeFinished.valueSerde().serializer());
-    }
+    private static final Instant T = StageDriver.T0;
+    private final StageDriver pipeline = StageDriver.pipeline();
+    private final TestInputTopic<String, NodeFinished> events = pipeline.input(pipeline.topics.nodeFinished);
 
     @AfterEach
     void close() {
-        driver.close();
-        MockSchemaRegistry.dropScope(scope);
+        pipeline.close();
     }
 
     @Test
@@ -80,11 +56,6 @@ class RecentJobsIndexTest {
     }
 
     private List<KeyValue<String, String>> index() {
-        KeyValueStore<String, String> store = driver.getKeyValueStore("job-replay-recent");
-        List<KeyValue<String, String>> entries = new ArrayList<>();
-        try (KeyValueIterator<String, String> all = store.all()) {
-            all.forEachRemaining(entries::add);
-        }
-        return entries;
+        return pipeline.entries(ReplayTopology.RECENT_STORE);
     }
 }

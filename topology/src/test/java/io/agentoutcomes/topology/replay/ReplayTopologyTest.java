@@ -7,19 +7,12 @@ import io.agentoutcomes.avro.JobStatus;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
-import io.agentoutcomes.avro.registry.MockSchemaRegistry;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.Topics;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-import org.apache.kafka.common.serialization.StringDeserializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
@@ -28,29 +21,18 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/** Replay state over the whole pipeline: node-finished events, with the classifier's decisions, folded per job. */
 class ReplayTopologyTest {
-    private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
-    private final String scope = "replay-" + UUID.randomUUID();
-    private final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
-    private final TopologyTestDriver driver;
-    private final TestInputTopic<String, NodeFinished> events;
-    private final TestOutputTopic<String, JobReplayState> states;
-
-    ReplayTopologyTest() {
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "replay-test");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        driver = new TopologyTestDriver(AgentOutcomesTopology.build(topics), props, T);
-        events = driver.createInputTopic(topics.nodeFinished.name(), new StringSerializer(),
-                topics.nodeFinished.valueSerde().serializer());
-        states = driver.createOutputTopic(topics.replayState.name(), new StringDeserializer(),
-                topics.replayState.valueSerde().deserializer());
-    }
+    private static final Instant T = StageDriver.T0;
+    private final StageDriver pipeline = StageDriver.pipeline();
+    private final Topics topics = pipeline.topics;
+    private final TopologyTestDriver driver = pipeline.driver;
+    private final TestInputTopic<String, NodeFinished> events = pipeline.input(topics.nodeFinished);
+    private final TestOutputTopic<String, JobReplayState> states = pipeline.output(topics.replayState);
 
     @AfterEach
     void close() {
-        driver.close();
-        MockSchemaRegistry.dropScope(scope);
+        pipeline.close();
     }
 
     private static NodeFinished event(String node, int step, StepResultType type) {
