@@ -112,6 +112,8 @@ class QueryAvailabilityTest {
         // A fresh state directory: the analytics store is restored from its changelog before it can answer.
         try (AgentOutcomesService restarted = AgentOutcomesService.start(config(prefix, dirB))) {
             List<Integer> statuses = new ArrayList<>();
+            // Not ready while the partitions are assigned and the stores restored; alive all the while.
+            List<Integer> readiness = new ArrayList<>(List.of(get(restarted, "/health/ready").statusCode()));
             long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
             HttpResponse<String> answer = get(restarted, path);
             while (answer.statusCode() != 200 && System.nanoTime() < deadline) {
@@ -120,11 +122,14 @@ class QueryAvailabilityTest {
                 assertThat(answer.headers().firstValue("Retry-After")).hasValue("1");
                 assertThat(JSON.readTree(answer.body()).get("error").asText()).isEqualTo("unavailable");
                 assertThat(get(restarted, "/health/live").statusCode()).isEqualTo(200);
+                readiness.add(get(restarted, "/health/ready").statusCode());
                 Thread.sleep(20);
                 answer = get(restarted, path);
             }
             assertThat(answer.body()).isEqualTo(before);
             assertThat(statuses).as("answers before the first 200").isNotEmpty();
+            assertThat(readiness.get(0)).as("ready right after start").isEqualTo(503);
+            assertThat(readiness).as("readiness while restoring").isSubsetOf(503, 200);
             assertThat(get(restarted, "/health/ready").statusCode()).isEqualTo(200);
         }
     }
