@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import java.nio.file.Path;
@@ -41,9 +42,25 @@ public final class ConfigOptions {
     @Option(names = "--http-port", paramLabel = "PORT", description = "Port of the HTTP server (default: 8080).")
     Integer httpPort;
 
+    @Option(names = "--log-format", paramLabel = "text|json",
+            description = "Log lines as text (default) or as one JSON object per line.")
+    String logFormat;
+
     @Option(names = {"-p", "--property"}, paramLabel = "KEY=VALUE",
             description = "Any other setting, e.g. security.protocol=SASL_SSL or num.stream.threads=2. Repeatable.")
     Map<String, String> properties = new LinkedHashMap<>();
+
+    /** The setting each flag sets, for the settings table; every other setting is {@code -p key=value}. */
+    public static final Map<String, String> FLAGS = Map.of(
+            ConfigLoader.BOOTSTRAP_SERVERS, "--bootstrap-servers",
+            ConfigLoader.SCHEMA_REGISTRY_URL, "--schema-registry-url",
+            ConfigLoader.APPLICATION_ID, "--application-id",
+            ConfigLoader.TOPIC_PREFIX, "--topic-prefix",
+            ConfigLoader.TOPIC_PARTITIONS, "--partitions",
+            ConfigLoader.DATA_DIR, "--data-dir",
+            ConfigLoader.HTTP_HOST, "--http-host",
+            ConfigLoader.HTTP_PORT, "--http-port",
+            AgentOutcomesConfig.LOG_FORMAT, "--log-format");
 
     /** Parses defaults, the file, the environment and these flags into the service's configuration. */
     public AppConfig load(Map<String, String> environment) {
@@ -56,6 +73,7 @@ public final class ConfigOptions {
         put(flags, ConfigLoader.DATA_DIR, dataDir);
         put(flags, ConfigLoader.HTTP_HOST, httpHost);
         put(flags, ConfigLoader.HTTP_PORT, httpPort);
+        put(flags, AgentOutcomesConfig.LOG_FORMAT, logFormat);
         return ConfigLoader.load(Optional.ofNullable(configFile), environment, flags);
     }
 
