@@ -90,7 +90,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .group(KAFKA)
             .define(BOOTSTRAP_SERVERS, Type.STRING, null, null, "Kafka to use (host:port,...). Not set: an embedded single-node broker runs in-process.")
             .define(SCHEMA_REGISTRY_URL, Type.STRING, null, null, "A Confluent-compatible schema registry (credentials in the URL are never shown). Not set: the embedded registry runs.")
-            .define(BASIC_AUTH_USER_INFO, Type.PASSWORD, null, null, "user:password for the schema registry's basic authentication; passed to the serdes.")
+            .define(BASIC_AUTH_USER_INFO, Type.PASSWORD, null, null, "user:password for the schema registry's basic authentication.")
             .define(APPLICATION_ID, Type.STRING, "agent-outcomes", null, "Kafka Streams application id: instances with the same id share the work.")
             .group(SERVICE)
             .define(TOPIC_PREFIX, Type.STRING, "", null, "Prepended to every topic name.")
@@ -141,14 +141,15 @@ public final class AgentOutcomesConfig extends AbstractConfig {
 
     /** Settings named per error code, category or agent. */
     public static final List<SettingFamily> FAMILIES = List.of(
-            new SettingFamily("policy.category.<category>", POLICY, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
+            new SettingFamily("policy.category.<category>", "policy.category.rate_limit", POLICY, Type.STRING, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
                     "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
-            new SettingFamily("policy.code.<code>", POLICY, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
+            new SettingFamily("policy.code.<code>", "policy.code.llm-rate-limit", POLICY, Type.STRING, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
                     "the preset's", "How failures with an error code are handled; before the category.", name -> name.startsWith("policy.code.")),
-            new SettingFamily("policy.agent.<agent id>.preset, .max.retries, .category.<category>, .code.<code>", POLICY,
+            new SettingFamily("policy.agent.<agent id>.preset, .max.retries, .category.<category>, .code.<code>",
+                    "policy.agent.billing-bot.preset", POLICY, Type.STRING,
                     "as the global settings", "the global policy", "One agent's own policy, starting from the global one.",
                     name -> name.startsWith("policy.agent.")),
-            new SettingFamily("backoff.base.<code>.ms", BACKOFF, "at least 0", "seed 000's base of the code",
+            new SettingFamily("backoff.base.<code>.ms", "backoff.base.llm-timeout.ms", BACKOFF, Type.LONG, "at least 0", "seed 000's base of the code",
                     "Base delay of one error code.", name -> name.startsWith("backoff.base.") && name.endsWith(".ms")));
 
     /**

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import java.util.function.Predicate;
+import org.apache.kafka.common.config.ConfigDef;
 
 /**
  * Settings whose names carry a value, one per error code, category or agent ({@code policy.code.<code>}): a
@@ -9,13 +10,15 @@ import java.util.function.Predicate;
  * ({@link PolicyConfig}).
  *
  * @param pattern  the names, as the settings table shows them, e.g. {@code policy.code.<code>}
+ * @param example  one name of the family, whose environment variable the table shows
  * @param group    the table group it is listed under (one of the {@code ConfigDef}'s groups)
+ * @param type     the type of its values
  * @param values   the valid values, as the table shows them
  * @param fallback what applies when no setting of the family is given
  * @param doc      what it does
  * @param member   whether a setting name belongs to the family
  */
-public record SettingFamily(String pattern, String group, String values, String fallback, String doc,
+public record SettingFamily(String pattern, String example, String group, ConfigDef.Type type, String values, String fallback, String doc,
         Predicate<String> member) {
 
     public boolean matches(String name) {
