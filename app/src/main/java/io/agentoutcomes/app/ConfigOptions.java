@@ -64,6 +64,11 @@ public final class ConfigOptions {
 
     /** Parses defaults, the file, the environment and these flags into the service's configuration. */
     public AppConfig load(Map<String, String> environment) {
+        return ConfigLoader.load(Optional.ofNullable(configFile), environment, flagSettings());
+    }
+
+    /** The settings these flags give: {@code -p} ones and those of the named flags ({@link #FLAGS}). */
+    Map<String, String> flagSettings() {
         Map<String, String> flags = new HashMap<>(properties);
         put(flags, ConfigLoader.BOOTSTRAP_SERVERS, bootstrapServers);
         put(flags, ConfigLoader.SCHEMA_REGISTRY_URL, schemaRegistryUrl);
@@ -74,7 +79,7 @@ public final class ConfigOptions {
         put(flags, ConfigLoader.HTTP_HOST, httpHost);
         put(flags, ConfigLoader.HTTP_PORT, httpPort);
         put(flags, AgentOutcomesConfig.LOG_FORMAT, logFormat);
-        return ConfigLoader.load(Optional.ofNullable(configFile), environment, flags);
+        return flags;
     }
 
     private static void put(Map<String, String> flags, String key, Object value) {
