@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import java.nio.file.Path;
@@ -41,12 +42,33 @@ public final class ConfigOptions {
     @Option(names = "--http-port", paramLabel = "PORT", description = "Port of the HTTP server (default: 8080).")
     Integer httpPort;
 
+    @Option(names = "--log-format", paramLabel = "text|json",
+            description = "Log lines as text (default) or as one JSON object per line.")
+    String logFormat;
+
     @Option(names = {"-p", "--property"}, paramLabel = "KEY=VALUE",
             description = "Any other setting, e.g. security.protocol=SASL_SSL or num.stream.threads=2. Repeatable.")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    /** The setting each flag sets, for the settings table; every other setting is {@code -p key=value}. */
+    public static final Map<String, String> FLAGS = Map.of(
+            ConfigLoader.BOOTSTRAP_SERVERS, "--bootstrap-servers",
+            ConfigLoader.SCHEMA_REGISTRY_URL, "--schema-registry-url",
+            ConfigLoader.APPLICATION_ID, "--application-id",
+            ConfigLoader.TOPIC_PREFIX, "--topic-prefix",
+            ConfigLoader.TOPIC_PARTITIONS, "--partitions",
+            ConfigLoader.DATA_DIR, "--data-dir",
+            ConfigLoader.HTTP_HOST, "--http-host",
+            ConfigLoader.HTTP_PORT, "--http-port",
+            AgentOutcomesConfig.LOG_FORMAT, "--log-format");
+
     /** Parses defaults, the file, the environment and these flags into the service's configuration. */
     public AppConfig load(Map<String, String> environment) {
+        return ConfigLoader.load(Optional.ofNullable(configFile), environment, flagSettings());
+    }
+
+    /** The settings these flags give: {@code -p} ones and those of the named flags ({@link #FLAGS}). */
+    Map<String, String> flagSettings() {
         Map<String, String> flags = new HashMap<>(properties);
         put(flags, ConfigLoader.BOOTSTRAP_SERVERS, bootstrapServers);
         put(flags, ConfigLoader.SCHEMA_REGISTRY_URL, schemaRegistryUrl);
@@ -56,7 +78,8 @@ public final class ConfigOptions {
         put(flags, ConfigLoader.DATA_DIR, dataDir);
         put(flags, ConfigLoader.HTTP_HOST, httpHost);
         put(flags, ConfigLoader.HTTP_PORT, httpPort);
-        return ConfigLoader.load(Optional.ofNullable(configFile), environment, flags);
+        put(flags, AgentOutcomesConfig.LOG_FORMAT, logFormat);
+        return flags;
     }
 
     private static void put(Map<String, String> flags, String key, Object value) {

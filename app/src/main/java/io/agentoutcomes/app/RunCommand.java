@@ -1,6 +1,7 @@
 package io.agentoutcomes.app;
 
 import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.logging.Logging;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +30,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         AppConfig config = options.load(System.getenv());
+        Logging.configure(config.logFormat(), config.secretValues());
         AgentOutcomesService service = AgentOutcomesService.start(config);
         CompletableFuture<Throwable> stopped = new CompletableFuture<>();
         service.fatalError().whenComplete((cause, ignored) -> stopped.complete(cause));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
@@ -36,5 +37,19 @@ class MainTest {
         assertThat(run("run", "-p", "topic.replication.factor=0")).isEqualTo(1);
         assertThat(err.toString()).isEqualTo("agent-outcomes: topic.replication.factor must be -1 (broker default) "
                 + "or at least 1, was 0" + System.lineSeparator());
+    }
+
+    @Test
+    void everyFlagOfTheSettingsTableSetsItsSetting() {
+        Map<String, String> values = Map.of("--bootstrap-servers", "broker:9092", "--schema-registry-url", "http://registry:8081",
+                "--application-id", "app-x", "--topic-prefix", "p-", "--partitions", "3", "--data-dir", "d",
+                "--http-host", "0.0.0.0", "--http-port", "9999", "--log-format", "json");
+        ConfigOptions.FLAGS.forEach((setting, flag) -> {
+            ConfigOptions options = new ConfigOptions();
+            new CommandLine(options).parseArgs(flag, values.get(flag));
+
+            assertThat(options.flagSettings()).as(flag).containsExactly(Map.entry(setting, values.get(flag)));
+        });
+        assertThat(values.keySet()).containsExactlyInAnyOrderElementsOf(ConfigOptions.FLAGS.values());
     }
 }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 
 /**
  * The service's configuration, parsed once from defaults, a properties file, the environment and flags
@@ -27,6 +26,7 @@ import java.util.regex.Pattern;
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
  * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
+ * @param logFormat            log lines as text or JSON
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
@@ -47,14 +47,14 @@ public record AppConfig(
         int embeddedKafkaPort,
         int embeddedRegistryPort,
         int embeddedRegistryMaxRequestBytes,
+        LogFormat logFormat,
         RetryPolicy retryPolicy,
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,
         InputLimits inputLimits,
         Map<String, String> kafka) {
 
-    private static final Pattern SECRET = Pattern.compile(
-            "(?i).*(password|secret|jaas|user\\.info|token|credential|private|key\\.pem|api\\.key).*");
+    private static final String HIDDEN = "[hidden]";
 
     public AppConfig {
         kafka = Map.copyOf(kafka);
@@ -73,22 +73,78 @@ public record AppConfig(
         return schemaRegistryUrl.isEmpty();
     }
 
-    /** Whether a setting's value must never be printed or logged. */
-    public static boolean isSecret(String key) {
-        return SECRET.matcher(key).matches();
-    }
-
-    /** The pass-through settings with secrets hidden, for logs. */
+    /**
+     * The pass-through settings for logs: a secret ({@link AgentOutcomesConfig#isSecret}, a {@code PASSWORD} of the
+     * service's or Kafka's declarations) is shown as {@code [hidden]}, and so is a setting nobody declares (a plugin's
+     * own: its type, and so whether it is a secret, is unknown).
+     */
     public Map<String, String> kafkaForDisplay() {
         Map<String, String> shown = new TreeMap<>();
-        kafka.forEach((k, v) -> shown.put(k, isSecret(k) ? "[hidden]" : v));
+        kafka.forEach((k, v) -> shown.put(k,
+                AgentOutcomesConfig.isSecret(k) || !AgentOutcomesConfig.isDeclared(k) ? HIDDEN : v));
         return shown;
+    }
+
+    /** The values that must never be shown: every secret setting's, for the log's last line of defence ({@code LogMasking}). */
+    public java.util.Set<String> secretValues() {
+        java.util.Set<String> secrets = new java.util.HashSet<>();
+        kafka.forEach((k, v) -> {
+            if (AgentOutcomesConfig.isSecret(k) || !AgentOutcomesConfig.isDeclared(k)) {
+                secrets.add(v);
+            }
+        });
+        kafka.forEach((k, v) -> {
+            if (AgentOutcomesConfig.isSecret(k)) {
+                secrets.addAll(jaasOptionValues(v));
+            }
+        });
+        schemaRegistryUrl.ifPresent(urls -> java.util.Arrays.stream(urls.split(",")).map(AppConfig::userInfo)
+                .flatMap(Optional::stream).forEach(secrets::add));
+        secrets.removeIf(String::isBlank);
+        return secrets;
+    }
+
+    /** The option values of a JAAS configuration (password="..."), parsed by Kafka's own parser; none if it is not one. */
+    private static java.util.List<String> jaasOptionValues(String value) {
+        if (!value.contains("LoginModule")) {
+            return java.util.List.of();
+        }
+        try {
+            return org.apache.kafka.common.security.JaasContext.loadClientContext(Map.of(
+                            org.apache.kafka.common.config.SaslConfigs.SASL_JAAS_CONFIG,
+                            new org.apache.kafka.common.config.types.Password(value)))
+                    .configurationEntries().stream()
+                    .flatMap(entry -> entry.getOptions().values().stream()).map(String::valueOf)
+                    .filter(option -> option.length() >= 4).toList();
+        } catch (RuntimeException e) {
+            return java.util.List.of();
+        }
+    }
+
+    /** A URL with its user info (credentials) replaced by [hidden]. */
+    static String withoutCredentials(String urls) {
+        StringBuilder shown = new StringBuilder();
+        for (String url : urls.split(",", -1)) {
+            shown.append(shown.length() == 0 ? "" : ",").append(userInfo(url).map(info -> url.replace(info + "@", HIDDEN + "@"))
+                    .orElse(url));
+        }
+        return shown.toString();
+    }
+
+    private static Optional<String> userInfo(String url) {
+        try {
+            return Optional.ofNullable(java.net.URI.create(url.trim()).getRawUserInfo());
+        } catch (IllegalArgumentException e) {
+            int at = url.indexOf('@');
+            int scheme = url.indexOf("//");
+            return at > scheme && scheme >= 0 ? Optional.of(url.substring(scheme + 2, at)) : Optional.empty();
+        }
     }
 
     @Override
     public String toString() {
         return "AppConfig[bootstrapServers=" + bootstrapServers.orElse("(embedded)")
-                + ", schemaRegistryUrl=" + schemaRegistryUrl.map(u -> u.replaceAll("//[^@/]*@", "//[hidden]@")).orElse("(embedded)")
+                + ", schemaRegistryUrl=" + schemaRegistryUrl.map(AppConfig::withoutCredentials).orElse("(embedded)")
                 + ", applicationId=" + applicationId + ", topicPrefix=" + topicPrefix + ", partitions=" + partitions
                 + ", replicationFactor=" + replicationFactor + ", dataDir=" + dataDir + ", http=" + httpHost + ":" + httpPort
                 + ", kafka=" + kafkaForDisplay() + "]";

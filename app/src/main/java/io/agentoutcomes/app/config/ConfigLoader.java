@@ -1,6 +1,5 @@
 package io.agentoutcomes.app.config;
 
-import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -10,29 +9,31 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Builds an {@link AppConfig} from, lowest precedence first: defaults, a properties file, environment variables
- * ({@code AGENT_OUTCOMES_BOOTSTRAP_SERVERS} is {@code bootstrap.servers}: lower-cased, {@code _} read as {@code .}),
- * and command-line settings. The service's own keys are listed below; every other key goes to Kafka as it is
- * (security, Kafka Streams tuning, serde settings such as {@code basic.auth.user.info}).
+ * ({@link EnvironmentVariables}: {@code AGENT_OUTCOMES_BOOTSTRAP_SERVERS} is {@code bootstrap.servers}), and
+ * command-line settings, parsed with the declarations of {@link AgentOutcomesConfig}. Every key the service does not
+ * own goes to Kafka as it is (security, Kafka Streams tuning, serde settings such as {@code basic.auth.user.info}).
  */
 public final class ConfigLoader {
-    public static final String ENV_PREFIX = "AGENT_OUTCOMES_";
+    public static final String ENV_PREFIX = EnvironmentVariables.PREFIX;
 
-    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
-    public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
-    public static final String APPLICATION_ID = "application.id";
-    public static final String TOPIC_PREFIX = "topic.prefix";
-    public static final String TOPIC_PARTITIONS = "topic.partitions";
-    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
-    public static final String DATA_DIR = "data.dir";
-    public static final String HTTP_HOST = "http.host";
-    public static final String HTTP_PORT = "http.port";
-    public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
-    public static final String EMBEDDED_KAFKA_PORT = "embedded.kafka.port";
-    public static final String EMBEDDED_REGISTRY_PORT = "embedded.registry.port";
-    public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = "embedded.registry.max.request.bytes";
+    public static final String BOOTSTRAP_SERVERS = AgentOutcomesConfig.BOOTSTRAP_SERVERS;
+    public static final String SCHEMA_REGISTRY_URL = AgentOutcomesConfig.SCHEMA_REGISTRY_URL;
+    public static final String APPLICATION_ID = AgentOutcomesConfig.APPLICATION_ID;
+    public static final String TOPIC_PREFIX = AgentOutcomesConfig.TOPIC_PREFIX;
+    public static final String TOPIC_PARTITIONS = AgentOutcomesConfig.TOPIC_PARTITIONS;
+    public static final String TOPIC_REPLICATION_FACTOR = AgentOutcomesConfig.TOPIC_REPLICATION_FACTOR;
+    public static final String DATA_DIR = AgentOutcomesConfig.DATA_DIR;
+    public static final String HTTP_HOST = AgentOutcomesConfig.HTTP_HOST;
+    public static final String HTTP_PORT = AgentOutcomesConfig.HTTP_PORT;
+    public static final String HTTP_ADVERTISED_HOST = AgentOutcomesConfig.HTTP_ADVERTISED_HOST;
+    public static final String EMBEDDED_KAFKA_PORT = AgentOutcomesConfig.EMBEDDED_KAFKA_PORT;
+    public static final String EMBEDDED_REGISTRY_PORT = AgentOutcomesConfig.EMBEDDED_REGISTRY_PORT;
+    public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = AgentOutcomesConfig.EMBEDDED_REGISTRY_MAX_REQUEST_BYTES;
 
     private ConfigLoader() {
     }
@@ -45,11 +46,7 @@ public final class ConfigLoader {
     public static AppConfig load(Optional<Path> file, Map<String, String> environment, Map<String, String> overrides) {
         Map<String, String> settings = new HashMap<>();
         file.ifPresent(path -> settings.putAll(readProperties(path)));
-        environment.forEach((name, value) -> {
-            if (name.startsWith(ENV_PREFIX) && name.length() > ENV_PREFIX.length()) {
-                settings.put(name.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), value);
-            }
-        });
+        settings.putAll(EnvironmentVariables.settings(environment));
         overrides.forEach((key, value) -> {
             if (value != null) {
                 settings.put(key, value);
@@ -59,40 +56,76 @@ public final class ConfigLoader {
     }
 
     private static AppConfig fromSettings(Map<String, String> settings) {
-        Map<String, String> kafka = new HashMap<>(settings);
-        Optional<String> bootstrap = nonBlank(kafka.remove(BOOTSTRAP_SERVERS));
-        Optional<String> registry = nonBlank(kafka.remove(SCHEMA_REGISTRY_URL));
-        String applicationId = nonBlank(kafka.remove(APPLICATION_ID)).orElse("agent-outcomes");
-        String prefix = Optional.ofNullable(kafka.remove(TOPIC_PREFIX)).orElse("");
-        int partitions = integer(kafka.remove(TOPIC_PARTITIONS), TOPIC_PARTITIONS, 4);
-        int replication = integer(kafka.remove(TOPIC_REPLICATION_FACTOR), TOPIC_REPLICATION_FACTOR, -1);
-        Path dataDir = Path.of(nonBlank(kafka.remove(DATA_DIR)).orElse("data"));
-        String httpHost = nonBlank(kafka.remove(HTTP_HOST)).orElse("127.0.0.1");
-        int httpPort = port(kafka.remove(HTTP_PORT), HTTP_PORT, 8080);
-        String advertisedHost = nonBlank(kafka.remove(HTTP_ADVERTISED_HOST)).orElse(
-                httpHost.equals("0.0.0.0") || httpHost.equals("::") ? localHostName() : httpHost);
-        int kafkaPort = port(kafka.remove(EMBEDDED_KAFKA_PORT), EMBEDDED_KAFKA_PORT, 9092);
-        int registryPort = port(kafka.remove(EMBEDDED_REGISTRY_PORT), EMBEDDED_REGISTRY_PORT, 8081);
-        int registryMaxRequest = integer(kafka.remove(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES), EMBEDDED_REGISTRY_MAX_REQUEST_BYTES,
-                SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES);
-        if (registryMaxRequest < 1024) {
-            throw new ConfigError(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES + " must be at least 1024, was " + registryMaxRequest);
-        }
-        if (replication == 0 || replication < -1 || replication > Short.MAX_VALUE) {
-            throw new ConfigError(TOPIC_REPLICATION_FACTOR + " must be -1 (broker default) or at least 1, was " + replication);
-        }
-        Map<String, String> policySettings = new HashMap<>();
-        kafka.keySet().removeIf(key -> {
-            if (PolicyConfig.owns(key)) {
-                policySettings.put(key, kafka.get(key));
-                return true;
+        Map<String, String> own = new HashMap<>();
+        Map<String, String> kafka = new HashMap<>();
+        settings.forEach((key, value) -> {
+            if (AgentOutcomesConfig.owns(key)) {
+                own.put(key, value);
+            } else if (ownPrefix(key).isPresent() && !AgentOutcomesConfig.isKafkaSetting(key)) {
+                throw new ConfigError("Unknown setting " + key + " (see " + AgentOutcomesConfig.OWN_PREFIXES.get(ownPrefix(key).get()) + ")");
+            } else {
+                kafka.put(key, value);
+                if (AgentOutcomesConfig.PASSED_THROUGH.contains(key)) {
+                    own.put(key, value);
+                }
             }
-            return false;
         });
-        return new AppConfig(bootstrap, registry, applicationId, prefix, partitions, (short) replication, dataDir,
-                httpHost, httpPort, advertisedHost, kafkaPort, registryPort, registryMaxRequest,
-                PolicyConfig.parse(policySettings), PolicyConfig.analytics(policySettings), PolicyConfig.replay(policySettings),
-                PolicyConfig.input(policySettings), kafka);
+        AgentOutcomesConfig config = parse(own);
+        String httpHost = config.getString(HTTP_HOST);
+        String advertisedHost = Optional.ofNullable(config.getString(HTTP_ADVERTISED_HOST)).orElse(
+                httpHost.equals("0.0.0.0") || httpHost.equals("::") ? localHostName() : httpHost);
+        Map<String, String> families = new HashMap<>(own);
+        families.keySet().removeIf(key -> AgentOutcomesConfig.family(key).isEmpty());
+        return new AppConfig(Optional.ofNullable(config.getString(BOOTSTRAP_SERVERS)),
+                Optional.ofNullable(config.getString(SCHEMA_REGISTRY_URL)), config.getString(APPLICATION_ID),
+                config.getString(TOPIC_PREFIX), config.getInt(TOPIC_PARTITIONS),
+                config.getInt(TOPIC_REPLICATION_FACTOR).shortValue(), Path.of(config.getString(DATA_DIR)), httpHost,
+                config.getInt(HTTP_PORT), advertisedHost, config.getInt(EMBEDDED_KAFKA_PORT),
+                config.getInt(EMBEDDED_REGISTRY_PORT), config.getInt(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES),
+                LogFormat.valueOf(config.getString(AgentOutcomesConfig.LOG_FORMAT).trim().toUpperCase(Locale.ROOT)),
+                PolicyConfig.parse(config, families), PolicyConfig.analytics(config), PolicyConfig.replay(config),
+                PolicyConfig.input(config), kafka);
+    }
+
+    /**
+     * Parses the service's own settings with their declarations. A blank value is not set (its default applies);
+     * a value of the wrong type is refused first, in words ({@code http.port must be a whole number, was 'eighty'}).
+     */
+    private static AgentOutcomesConfig parse(Map<String, String> own) {
+        Map<String, Object> values = new HashMap<>();
+        own.forEach((key, raw) -> {
+            ConfigDef.ConfigKey declared = AgentOutcomesConfig.CONFIG.configKeys().get(key);
+            if (declared == null || raw == null || raw.isBlank() && declared.type != ConfigDef.Type.PASSWORD
+                    && !key.equals(TOPIC_PREFIX)) {
+                return;
+            }
+            String value = declared.type == ConfigDef.Type.PASSWORD ? raw : raw.trim();
+            try {
+                values.put(key, ConfigDef.parseType(key, value, declared.type));
+            } catch (ConfigException e) {
+                throw new ConfigError(key + " must be " + expected(declared.type) + ", was '" + raw + "'");
+            }
+        });
+        try {
+            return new AgentOutcomesConfig(values);
+        } catch (ConfigError e) {
+            throw e;
+        } catch (ConfigException e) {
+            throw new ConfigError(e.getMessage());
+        }
+    }
+
+    private static String expected(ConfigDef.Type type) {
+        return switch (type) {
+            case INT, LONG, SHORT -> "a whole number";
+            case DOUBLE -> "a number";
+            case BOOLEAN -> "true or false";
+            default -> "a " + type.name().toLowerCase(Locale.ROOT);
+        };
+    }
+
+    private static Optional<String> ownPrefix(String key) {
+        return AgentOutcomesConfig.OWN_PREFIXES.keySet().stream().filter(key::startsWith).findFirst();
     }
 
     private static String localHostName() {
@@ -115,31 +148,8 @@ public final class ConfigLoader {
         return settings;
     }
 
-    private static Optional<String> nonBlank(String value) {
-        return Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
-    }
-
-    private static int integer(String value, String key, int fallback) {
-        if (value == null || value.isBlank()) {
-            return fallback;
-        }
-        try {
-            return Integer.parseInt(value.trim());
-        } catch (NumberFormatException e) {
-            throw new ConfigError(key + " must be a whole number, was '" + value + "'");
-        }
-    }
-
-    private static int port(String value, String key, int fallback) {
-        int port = integer(value, key, fallback);
-        if (port < 0 || port > 65535) {
-            throw new ConfigError(key + " must be a port between 0 and 65535, was " + port);
-        }
-        return port;
-    }
-
     /** A configuration that cannot be used; its message says which setting and why. */
-    public static final class ConfigError extends RuntimeException {
+    public static final class ConfigError extends ConfigException {
         public ConfigError(String message) {
             super(message);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agentoutcomes.app.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.logging.Logging;
 import io.agentoutcomes.app.http.AvroJson;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
@@ -72,6 +73,7 @@ public final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         AppConfig config = options.load(System.getenv());
+        Logging.configure(config.logFormat(), config.secretValues());
         byte[] envelope = read();
         RecordHeaders recordHeaders = new RecordHeaders();
         headers.forEach((name, value) -> recordHeaders.add(name, value.getBytes(StandardCharsets.UTF_8)));

@@ -83,4 +83,44 @@ class ConfigLoaderTest {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("embedded.registry.max.request.bytes", "100")))
                 .hasMessage("embedded.registry.max.request.bytes must be at least 1024, was 100");
     }
+
+    @Test
+    void kafkaClientSettingsWithOneOfTheServicesPrefixesGoToKafka() {
+        // Before the ConfigDef, every retry.* key was the service's, and Kafka's retry.backoff.ms was refused as unknown.
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of("retry.backoff.ms", "500",
+                "retry.backoff.max.ms", "2000"));
+
+        assertThat(config.kafka()).containsExactlyInAnyOrderEntriesOf(Map.of("retry.backoff.ms", "500", "retry.backoff.max.ms", "2000"));
+    }
+
+    @Test
+    void unknownSettingsWithTheServicesPrefixesAreRefusedNamingThem() {
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.prot", "8080")))
+                .isInstanceOf(ConfigLoader.ConfigError.class).hasMessage("Unknown setting http.prot (see docs/operations.md)");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.enable", "false")))
+                .hasMessage("Unknown setting analytics.enable (see docs/analytics.md)");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.enabled", "maybe")))
+                .hasMessage("analytics.enabled must be true or false, was 'maybe'");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("log.format", "xml")))
+                .hasMessage("log.format is 'xml': expected text or json");
+    }
+
+    @Test
+    void secretsAreThePasswordsOfTheServicesAndKafkasConfigDefsAndUndeclaredSettingsAreNotShownEither() {
+        String jaas = "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"svc-user\" password=\"pa55word\";";
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                "sasl.jaas.config", jaas, "producer.ssl.key.password", "k3y-pass", "basic.auth.user.info", "reg:r3g-pass",
+                "my.plugin.setting", "unknown-kind", "security.protocol", "SASL_SSL",
+                "schema.registry.url", "https://reg:url-pass@registry.example:8081"));
+
+        assertThat(config.kafkaForDisplay()).containsEntry("sasl.jaas.config", "[hidden]")
+                .containsEntry("producer.ssl.key.password", "[hidden]").containsEntry("basic.auth.user.info", "[hidden]")
+                .containsEntry("my.plugin.setting", "[hidden]").containsEntry("security.protocol", "SASL_SSL");
+        assertThat(config.kafka()).containsEntry("basic.auth.user.info", "reg:r3g-pass");
+        assertThat(config.secretValues()).contains(jaas, "k3y-pass", "reg:r3g-pass", "unknown-kind", "pa55word", "svc-user",
+                "reg:url-pass").doesNotContain("SASL_SSL");
+        assertThat(AgentOutcomesConfig.isSecret("ssl.truststore.password")).isTrue();
+        assertThat(AgentOutcomesConfig.isSecret("main.consumer.sasl.jaas.config")).isTrue();
+        assertThat(AgentOutcomesConfig.isSecret("client.id")).isFalse();
+    }
 }

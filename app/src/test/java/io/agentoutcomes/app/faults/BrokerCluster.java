@@ -114,7 +114,7 @@ final class BrokerCluster implements AutoCloseable {
     private void launch(int node) throws IOException {
         nodes[node] = ManagedProcess.start("broker-" + node, dir.resolve("node-" + node + ".log"),
                 List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError",
-                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"),
+                        "-Dagent-outcomes.log.level=warn"),
                 List.of("-cp", ManagedProcess.jar().toString(), "kafka.Kafka", dir.resolve("node-" + node + ".properties").toString()));
     }
 

@@ -1,0 +1,237 @@
+package io.agentoutcomes.app.config;
+
+import io.agentoutcomes.app.registry.SchemaRegistryServer;
+import io.agentoutcomes.topology.InputLimits;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.classify.Backoff;
+import io.agentoutcomes.topology.classify.ConfidencePolicy;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
+import io.agentoutcomes.topology.replay.ReplayLimits;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Every setting of the service, declared once: name, type, default, validator and meaning, as Kafka's own
+ * {@code StreamsConfig} declares its settings. {@link ConfigLoader} parses with it, docs/operations.md's settings
+ * table is generated from it ({@link SettingsTable}), and {@link #isSecret} reads its {@link Type#PASSWORD}s and those
+ * of Kafka's clients. Adding a setting is one {@code .define(...)} line below, then reading it where it is used.
+ *
+ * <p>Settings named per error code, category or agent ({@code policy.code.<code>}) are declared as {@link #FAMILIES}.
+ * Every other setting goes to the Kafka clients and Kafka Streams as it is; a declared setting marked passed-through
+ * ({@link #PASSED_THROUGH}) goes there too.
+ */
+public final class AgentOutcomesConfig extends AbstractConfig {
+    public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
+    public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
+    public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+    public static final String APPLICATION_ID = "application.id";
+    public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String TOPIC_PARTITIONS = "topic.partitions";
+    public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
+    public static final String DATA_DIR = "data.dir";
+    public static final String HTTP_HOST = "http.host";
+    public static final String HTTP_PORT = "http.port";
+    public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
+    public static final String LOG_FORMAT = "log.format";
+    public static final String EMBEDDED_KAFKA_PORT = "embedded.kafka.port";
+    public static final String EMBEDDED_REGISTRY_PORT = "embedded.registry.port";
+    public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = "embedded.registry.max.request.bytes";
+    public static final String POLICY_PRESET = "policy.preset";
+    public static final String POLICY_MAX_RETRIES = "policy.max.retries";
+    public static final String POLICY_DAILY_LIMIT = "policy.daily-limit";
+    public static final String BACKOFF_DEFAULT_BASE_MS = "backoff.default.base.ms";
+    public static final String BACKOFF_CAP_MS = "backoff.cap.ms";
+    public static final String BACKOFF_MULTIPLIER = "backoff.multiplier";
+    public static final String BACKOFF_JITTER = "backoff.jitter";
+    public static final String RETRY_TIERS = "retry.tiers";
+    public static final String RETRY_MAX_DELAY_MS = "retry.max.delay.ms";
+    public static final String RETRY_SCHEDULER_INTERVAL_MS = "retry.scheduler.interval.ms";
+    public static final String RETRY_SCHEDULER_MAX_PER_CHECK = "retry.scheduler.max.per.check";
+    public static final String ANALYTICS_FLUSH_INTERVAL_MS = "analytics.flush.interval.ms";
+    public static final String ANALYTICS_GRACE_MS = "analytics.grace.ms";
+    public static final String ANALYTICS_MAX_LABEL_SETS = "analytics.metrics.max.label.sets";
+    public static final String ANALYTICS_ENABLED = "analytics.enabled";
+    public static final String REPLAY_MAX_PAYLOAD_BYTES = "replay.max.payload.bytes";
+    public static final String REPLAY_MAX_REASON_CHARS = "replay.max.reason.chars";
+    public static final String REPLAY_MAX_STATE_BYTES = "replay.max.state.bytes";
+
+    public static final String PRESETS = "default, stop-on-any-error, retry-tool-errors, ignore-tool-errors, retry-all";
+    private static final String HANDLING = "stop, retry, ignore";
+
+    private static final String KAFKA = "Kafka and schema registry";
+    private static final String SERVICE = "Topics, state and HTTP";
+    private static final String EMBEDDED = "Embedded broker and registry";
+    private static final String POLICY = "Classification policy";
+    private static final String BACKOFF = "Backoff";
+    private static final String RETRY = "Retries";
+    private static final String ANALYTICS = "Analytics";
+    private static final String LIMITS = "Input and replay bounds";
+
+    private static final Backoff BACKOFF_DEFAULTS = Backoff.seed000();
+    private static final AnalyticsSettings ANALYTICS_DEFAULTS = AnalyticsSettings.defaults();
+    private static final ReplayLimits REPLAY_DEFAULTS = ReplayLimits.defaults();
+
+    /** The declarations; the settings table of docs/operations.md is generated from them. */
+    public static final ConfigDef CONFIG = new Declarations()
+            .group(KAFKA)
+            .define(BOOTSTRAP_SERVERS, Type.STRING, null, null, "Kafka to use (host:port,...). Not set: an embedded single-node broker runs in-process.")
+            .define(SCHEMA_REGISTRY_URL, Type.STRING, null, null, "A Confluent-compatible schema registry (credentials in the URL are never shown). Not set: the embedded registry runs.")
+            .define(BASIC_AUTH_USER_INFO, Type.PASSWORD, null, null, "user:password for the schema registry's basic authentication.")
+            .define(APPLICATION_ID, Type.STRING, "agent-outcomes", null, "Kafka Streams application id: instances with the same id share the work.")
+            .group(SERVICE)
+            .define(TOPIC_PREFIX, Type.STRING, "", null, "Prepended to every topic name.")
+            .define(TOPIC_PARTITIONS, Type.INT, 4, Check.atLeast(1), "Partitions of the topics the service creates.")
+            .define(TOPIC_REPLICATION_FACTOR, Type.INT, -1, new Check("-1 or 1..32767",
+                    v -> (Integer) v == -1 || (Integer) v >= 1 && (Integer) v <= Short.MAX_VALUE,
+                    (name, v) -> name + " must be -1 (broker default) or at least 1, was " + v),
+                    "Replication factor of the topics the service creates; -1: the broker's default.")
+            .define(DATA_DIR, Type.STRING, "data", null, "The embedded broker's log and the Kafka Streams state.")
+            .define(HTTP_HOST, Type.STRING, "127.0.0.1", null, "Address of the HTTP server and the embedded registry.")
+            .define(HTTP_PORT, Type.INT, 8080, Check.port(), "Port of the HTTP server (0: any free port).")
+            .define(HTTP_ADVERTISED_HOST, Type.STRING, null, null, "How other instances reach this one's HTTP server: the Kafka Streams application.server and the host of the embedded registry's URL. Not set: http.host, or the host name when http.host is 0.0.0.0 or ::.")
+            .define(LOG_FORMAT, Type.STRING, "text", Check.oneOf(List.of("text", "json")), "Log lines as text, or as one JSON object per line.")
+            .group(EMBEDDED)
+            .define(EMBEDDED_KAFKA_PORT, Type.INT, 9092, Check.port(), "Port of the embedded broker's client listener.")
+            .define(EMBEDDED_REGISTRY_PORT, Type.INT, 8081, Check.port(), "Port of the embedded schema registry.")
+            .define(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES, Type.INT, SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES, Check.atLeast(1024), "Request bodies the embedded registry reads; longer ones are answered 413.")
+            .group(POLICY)
+            .define(POLICY_PRESET, Type.STRING, "default", Check.oneOf(List.of(PRESETS.split(", "))), "The error policy to start from (docs/classification.md).")
+            .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "Retries of one task at most. Not set: the preset's (5 for default).")
+            .define(POLICY_DAILY_LIMIT, Type.STRING, "switch", Check.oneOf(List.of("switch", "wait")), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
+            .define(ConfidencePolicy.RETRY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "Seed 000: a success whose confidence is below it is retried. Not set: off.")
+            .define(ConfidencePolicy.VERIFY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "Seed 000: a success whose confidence is below it goes to verifications. Not set: off.")
+            .group(BACKOFF)
+            .define(BACKOFF_DEFAULT_BASE_MS, Type.LONG, BACKOFF_DEFAULTS.defaultBase().toMillis(), Check.notNegative(), "Base delay of a code without its own base.")
+            .define(BACKOFF_CAP_MS, Type.LONG, BACKOFF_DEFAULTS.cap().toMillis(), Check.notNegative(), "The longest computed delay (a provider's retry-after may be longer).")
+            .define(BACKOFF_MULTIPLIER, Type.DOUBLE, BACKOFF_DEFAULTS.multiplier(), new Check("at least 1", v -> (Double) v >= 1, (n, v) -> n + " must be at least 1, was " + v).saying("backoff settings: "), "delay = min(base * multiplier^attempt, cap).")
+            .define(BACKOFF_JITTER, Type.DOUBLE, BACKOFF_DEFAULTS.jitter(), Check.between(0.0, 1.0).saying("backoff settings: "), "Spread of computed delays: 0.1 is up to ±10 %.")
+            .group(RETRY)
+            .define(RETRY_TIERS, Type.LIST, null, Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> PolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>). Not set: one per backoff base and the cap, then long.")
+            .define(RETRY_MAX_DELAY_MS, Type.LONG, RetryPolicy.DEFAULT_MAX_DELAY.toMillis(), Check.notNegative(), "The longest a retry may wait; a longer one is a stop, dead-lettered with rule delay-out-of-range.")
+            .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
+            .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")
+            .group(ANALYTICS)
+            .define(ANALYTICS_FLUSH_INTERVAL_MS, Type.LONG, ANALYTICS_DEFAULTS.flushInterval().toMillis(), Check.atLeast(1), "How often each task sends its partial aggregates on (docs/analytics.md).")
+            .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")
+            .define(ANALYTICS_MAX_LABEL_SETS, Type.INT, ANALYTICS_DEFAULTS.maxLabelSets(), Check.between(1, 100_000), "Agent/model/provider combinations that get their own Prometheus series.")
+            .define(ANALYTICS_ENABLED, Type.BOOLEAN, ANALYTICS_DEFAULTS.enabled(), null, "Whether the analytics stage runs at all.")
+            .group(LIMITS)
+            .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
+            .define(REPLAY_MAX_PAYLOAD_BYTES, Type.INT, REPLAY_DEFAULTS.maxPayloadBytes(), Check.atLeast(64), "A node's payload longer than this is kept in a job's replay state as a summary with its size.")
+            .define(REPLAY_MAX_REASON_CHARS, Type.INT, REPLAY_DEFAULTS.maxReasonChars(), Check.atLeast(16), "A reason longer than this is cut, saying how long it was.")
+            .define(REPLAY_MAX_STATE_BYTES, Type.INT, REPLAY_DEFAULTS.maxStateBytes(), Check.atLeast(4096), "A job's replay state at most; past it the largest payloads are summarized, then the event is rejected.")
+            .configDef();
+
+    /** Declared settings that are passed to the Kafka clients and serdes as well. */
+    public static final Set<String> PASSED_THROUGH = Set.of(BASIC_AUTH_USER_INFO);
+
+    /** Settings named per error code, category or agent. */
+    public static final List<SettingFamily> FAMILIES = List.of(
+            new SettingFamily("policy.category.<category>", "policy.category.rate_limit", POLICY, Type.STRING, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
+                    "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
+            new SettingFamily("policy.code.<code>", "policy.code.llm-rate-limit", POLICY, Type.STRING, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
+                    "the preset's", "How failures with an error code are handled; before the category.", name -> name.startsWith("policy.code.")),
+            new SettingFamily("policy.agent.<agent id>.preset, .max.retries, .category.<category>, .code.<code>",
+                    "policy.agent.billing-bot.preset", POLICY, Type.STRING,
+                    "as the global settings", "the global policy", "One agent's own policy, starting from the global one.",
+                    name -> name.startsWith("policy.agent.")),
+            new SettingFamily("backoff.base.<code>.ms", "backoff.base.llm-timeout.ms", BACKOFF, Type.LONG, "at least 0", "seed 000's base of the code",
+                    "Base delay of one error code.", name -> name.startsWith("backoff.base.") && name.endsWith(".ms")));
+
+    /**
+     * Name prefixes that belong to the service: a setting with one of them that is neither declared, nor of a family,
+     * nor a Kafka client setting ({@code retry.backoff.ms}) is refused. Each says where its settings are described.
+     */
+    static final Map<String, String> OWN_PREFIXES = Map.of(
+            "policy.", "docs/classification.md", "backoff.", "docs/classification.md", "retry.", "docs/classification.md",
+            "analytics.", "docs/analytics.md", "replay.", "docs/replay.md", "input.", "docs/operations.md",
+            "http.", "docs/operations.md", "embedded.", "docs/operations.md", "log.", "docs/operations.md");
+
+    /** Prefixes Kafka Streams reads client settings under ({@code producer.ssl.key.password}). */
+    private static final List<String> CLIENT_PREFIXES = List.of(StreamsConfig.MAIN_CONSUMER_PREFIX,
+            StreamsConfig.RESTORE_CONSUMER_PREFIX, StreamsConfig.GLOBAL_CONSUMER_PREFIX, StreamsConfig.CONSUMER_PREFIX,
+            StreamsConfig.PRODUCER_PREFIX, StreamsConfig.ADMIN_CLIENT_PREFIX);
+
+    /** Kafka's own declarations of the settings the service passes through. */
+    private static final List<ConfigDef> KAFKA_DEFS = List.of(ProducerConfig.configDef(), ConsumerConfig.configDef(),
+            AdminClientConfig.configDef(), StreamsConfig.configDef());
+
+    private static final Set<String> KAFKA_NAMES = KAFKA_DEFS.stream().flatMap(def -> def.names().stream())
+            .collect(Collectors.toUnmodifiableSet());
+
+    /** Parses settings already checked for their types (see {@link ConfigLoader}); validators throw ConfigError. */
+    AgentOutcomesConfig(Map<String, ?> settings) {
+        super(CONFIG, settings, false);
+    }
+
+    /** Whether a name is one of the service's own settings (declared or of a family), not passed to Kafka. */
+    public static boolean owns(String name) {
+        return CONFIG.names().contains(name) && !PASSED_THROUGH.contains(name) || family(name).isPresent();
+    }
+
+    public static Optional<SettingFamily> family(String name) {
+        return FAMILIES.stream().filter(f -> f.matches(name)).findFirst();
+    }
+
+    /** Whether Kafka's clients or Kafka Streams declare a setting (also under a Streams client prefix). */
+    public static boolean isKafkaSetting(String name) {
+        return KAFKA_NAMES.contains(unprefixed(name));
+    }
+
+    /**
+     * Whether a setting's value must never be shown: declared {@link Type#PASSWORD} here or by Kafka's clients or
+     * Kafka Streams ({@code sasl.jaas.config}, {@code ssl.key.password}, ...).
+     */
+    public static boolean isSecret(String name) {
+        String plain = unprefixed(name);
+        return Stream.concat(Stream.of(CONFIG), KAFKA_DEFS.stream())
+                .map(def -> def.configKeys().get(plain))
+                .anyMatch(key -> key != null && key.type == Type.PASSWORD);
+    }
+
+    /** Whether a setting is declared anywhere: here, as a family, or by Kafka. */
+    public static boolean isDeclared(String name) {
+        return CONFIG.names().contains(name) || family(name).isPresent() || isKafkaSetting(name);
+    }
+
+    private static String unprefixed(String name) {
+        return CLIENT_PREFIXES.stream().filter(name::startsWith).findFirst()
+                .map(prefix -> name.substring(prefix.length())).orElse(name);
+    }
+
+    /** {@link ConfigDef#define} with a group and its order, one line per setting. */
+    private static final class Declarations {
+        private final ConfigDef def = new ConfigDef();
+        private String group;
+        private int order;
+
+        Declarations group(String name) {
+            group = name;
+            order = 0;
+            return this;
+        }
+
+        Declarations define(String name, Type type, Object defaultValue, ConfigDef.Validator validator, String doc) {
+            def.define(name, type, defaultValue, validator, Importance.MEDIUM, doc, group, ++order, Width.NONE, name);
+            return this;
+        }
+
+        ConfigDef configDef() {
+            return def;
+        }
+    }
+}

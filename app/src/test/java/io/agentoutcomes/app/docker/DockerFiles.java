@@ -1,0 +1,122 @@
+package io.agentoutcomes.app.docker;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The files of docker/, read as Docker, Compose, Prometheus and Grafana read them, for the tests. */
+final class DockerFiles {
+    static final Path DOCKER = Path.of("..", "docker");
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DockerFiles() {
+    }
+
+    static JsonNode yaml(String file) {
+        try {
+            return YAML.readTree(DOCKER.resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static JsonNode json(String file) {
+        try {
+            return JSON.readTree(DOCKER.resolve(file).toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** A compose service's environment, as a map whichever of the two forms it is written in. */
+    static Map<String, String> environment(JsonNode service) {
+        Map<String, String> environment = new LinkedHashMap<>();
+        JsonNode env = service.path("environment");
+        if (env.isArray()) {
+            env.forEach(entry -> {
+                String[] parts = entry.asText().split("=", 2);
+                environment.put(parts[0], parts.length > 1 ? parts[1] : "");
+            });
+        } else {
+            env.fields().forEachRemaining(entry -> environment.put(entry.getKey(), entry.getValue().asText()));
+        }
+        return environment;
+    }
+
+    /** The Dockerfile's instructions of the final stage, each as its keyword and the rest of its (joined) line. */
+    static Dockerfile dockerfile() {
+        try {
+            String text = Files.readString(DOCKER.resolve("Dockerfile")).replaceAll("\\\\\\n", " ");
+            List<String[]> instructions = new ArrayList<>();
+            for (String line : text.split("\n")) {
+                String trimmed = line.trim();
+                if (trimmed.isEmpty() || trimmed.startsWith("#")) {
+                    continue;
+                }
+                String[] parts = trimmed.split("\\s+", 2);
+                if (parts[0].equalsIgnoreCase("FROM")) {
+                    instructions.clear(); // only the final stage is the image
+                }
+                instructions.add(new String[] {parts[0].toUpperCase(), parts.length > 1 ? parts[1] : ""});
+            }
+            return new Dockerfile(instructions);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    record Dockerfile(List<String[]> instructions) {
+        private static final Pattern ENV_PAIR = Pattern.compile("([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|\\S*)");
+
+        /** The exec form (JSON array) of ENTRYPOINT or CMD. */
+        List<String> execForm(String keyword) {
+            String value = last(keyword);
+            try {
+                List<String> words = new ArrayList<>();
+                JSON.readTree(value).forEach(word -> words.add(word.asText()));
+                return words;
+            } catch (IOException e) {
+                throw new AssertionError(keyword + " is not in exec form (a JSON array): " + value, e);
+            }
+        }
+
+        Map<String, String> env() {
+            Map<String, String> env = new LinkedHashMap<>();
+            instructions.stream().filter(i -> i[0].equals("ENV")).forEach(i -> {
+                Matcher pair = ENV_PAIR.matcher(i[1]);
+                while (pair.find()) {
+                    env.put(pair.group(1), pair.group(2).replaceAll("^\"|\"$", ""));
+                }
+            });
+            return env;
+        }
+
+        /** COPY destinations by source (the last word is the destination). */
+        Map<String, String> copies() {
+            Map<String, String> copies = new LinkedHashMap<>();
+            instructions.stream().filter(i -> i[0].equals("COPY")).forEach(i -> {
+                List<String> words = new ArrayList<>(List.of(i[1].split("\\s+")));
+                words.removeIf(word -> word.startsWith("--"));
+                String destination = words.remove(words.size() - 1);
+                words.forEach(source -> copies.put(source, destination));
+            });
+            return copies;
+        }
+
+        String last(String keyword) {
+            return instructions.stream().filter(i -> i[0].equals(keyword)).reduce((a, b) -> b)
+                    .map(i -> i[1]).orElseThrow(() -> new AssertionError("the Dockerfile has no " + keyword));
+        }
+    }
+}

@@ -1,0 +1,110 @@
+package io.agentoutcomes.app.logging;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.app.config.LogFormat;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+class LoggingTest {
+    private static final Logger LOG = LoggerFactory.getLogger("io.agentoutcomes.app.AgentOutcomesService");
+    private static final String JAAS_PASSWORD = "pa55word-xyz";
+    private static final String TRUSTSTORE_PASSWORD = "tru5t-pass";
+    private static final String REGISTRY_PASSWORD = "r3g-pass";
+
+    private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    private PrintStream originalErr;
+    private final AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+            "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"svc\" password=\""
+                    + JAAS_PASSWORD + "\";",
+            "ssl.truststore.password", TRUSTSTORE_PASSWORD,
+            "basic.auth.user.info", "registry-user:" + REGISTRY_PASSWORD,
+            "security.protocol", "SASL_SSL"));
+
+    @BeforeEach
+    void captureStandardError() {
+        originalErr = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    }
+
+    @AfterEach
+    void restore() {
+        System.setErr(originalErr);
+        LogMasking.hide(Set.of());
+        Logging.reset();
+    }
+
+    @Test
+    void jsonModeWritesOneJsonObjectPerLine() throws Exception {
+        Logging.configure(LogFormat.JSON, config.secretValues());
+
+        LOG.info("Starting with {}", config);
+        LOG.warn("a message\nover two lines");
+        LOG.error("failed", new IllegalStateException("boom"));
+
+        List<String> lines = output().lines().toList();
+        assertThat(lines).hasSize(3);
+        ObjectMapper json = new ObjectMapper();
+        List<JsonNode> events = lines.stream().map(line -> {
+            try {
+                return json.readTree(line);
+            } catch (Exception e) {
+                throw new AssertionError("not one JSON object: " + line, e);
+            }
+        }).toList();
+        assertThat(events).allSatisfy(event -> {
+            assertThat(event.isObject()).isTrue();
+            assertThat(event.get("logger_name").asText()).isEqualTo("io.agentoutcomes.app.AgentOutcomesService");
+            assertThat(event.has("@timestamp")).isTrue();
+        });
+        assertThat(events.get(0).get("level").asText()).isEqualTo("INFO");
+        assertThat(events.get(0).get("message").asText()).startsWith("Starting with AppConfig[").contains("security.protocol=SASL_SSL");
+        assertThat(events.get(1).get("message").asText()).isEqualTo("a message\nover two lines");
+        assertThat(events.get(2).get("level").asText()).isEqualTo("ERROR");
+        assertThat(events.get(2).get("stack_trace").asText()).startsWith("java.lang.IllegalStateException: boom");
+    }
+
+    @Test
+    void textModeWritesTheLevelLoggerAndMessage() {
+        Logging.configure(LogFormat.TEXT, config.secretValues());
+
+        LOG.info("Starting with {}", config);
+
+        assertThat(output().lines().toList()).singleElement().asString()
+                .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}[+-]\\d{4} INFO  AgentOutcomesService - Starting with AppConfig\\[.*");
+    }
+
+    @ParameterizedTest
+    @EnumSource(LogFormat.class)
+    void noConfiguredSecretReachesALogLineInEitherFormat(LogFormat format) {
+        Logging.configure(format, config.secretValues());
+
+        LOG.info("Starting with {}", config);
+        LOG.warn("a library quoting a setting: password={} truststore={}", JAAS_PASSWORD, TRUSTSTORE_PASSWORD);
+        LOG.error("login failed", new SecurityException("bad credentials registry-user:" + REGISTRY_PASSWORD));
+
+        assertThat(output()).doesNotContain(JAAS_PASSWORD, TRUSTSTORE_PASSWORD, REGISTRY_PASSWORD)
+                .contains("password=[hidden] truststore=[hidden]", "sasl.jaas.config=[hidden]", "bad credentials [hidden]");
+    }
+
+    private String output() {
+        System.err.flush();
+        return captured.toString(StandardCharsets.UTF_8);
+    }
+}
