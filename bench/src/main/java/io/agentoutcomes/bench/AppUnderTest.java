@@ -3,7 +3,13 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.app.kafka.TopicProvisioner;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -14,6 +20,7 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
 
@@ -53,16 +60,8 @@ interface AppUnderTest extends AutoCloseable {
      */
     static AppUnderTest pipeline(BenchCluster cluster, String applicationId, String topicPrefix, int partitions, Path dataDir,
                                  Map<String, String> settings) throws IOException {
-        Map<String, String> overrides = new HashMap<>(settings);
-        overrides.put(ConfigLoader.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
-        overrides.put(ConfigLoader.SCHEMA_REGISTRY_URL, cluster.registryUrl());
-        overrides.put(ConfigLoader.APPLICATION_ID, applicationId);
-        overrides.put(ConfigLoader.TOPIC_PREFIX, topicPrefix);
-        overrides.put(ConfigLoader.TOPIC_PARTITIONS, String.valueOf(partitions));
-        overrides.put(ConfigLoader.DATA_DIR, dataDir.toString());
-        overrides.put(ConfigLoader.HTTP_PORT, "0");
-        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), overrides);
-        AgentOutcomesService service = AgentOutcomesService.start(config);
+        AgentOutcomesService service = AgentOutcomesService.start(pipelineConfig(cluster, applicationId, topicPrefix, partitions,
+                dataDir, settings));
         return new AppUnderTest() {
             @Override
             public String applicationId() {
@@ -79,6 +78,40 @@ interface AppUnderTest extends AutoCloseable {
                 service.close();
             }
         };
+    }
+
+    /**
+     * Creates the pipeline's topics and the internal topics of an application id ahead of its round, as the service
+     * would at its start: an exactly-once producer writing to partitions created moments before can hit
+     * OUT_OF_ORDER_SEQUENCE (KAFKA-15591 family) and re-initialize its task, a cost of the first start, not of
+     * throughput.
+     */
+    static void createPipelineTopics(BenchCluster cluster, String applicationId, String topicPrefix, int partitions,
+                                     Map<String, String> settings) {
+        AppConfig config = pipelineConfig(cluster, applicationId, topicPrefix, partitions, Path.of("unused"), settings);
+        Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl()),
+                config.retryPolicy().tiers());
+        Properties props = new Properties();
+        props.putAll(config.kafka());
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), config.replayLimits(),
+                config.inputLimits(), props);
+        List<TopicProvisioner.TopicSpec> specs = new ArrayList<>(TopicProvisioner.specsOf(topics, partitions));
+        specs.addAll(TopicProvisioner.internalTopicsOf(topology.describe(), applicationId, partitions));
+        TopicProvisioner.ensure(cluster.clientConfig(), specs, (short) -1);
+    }
+
+    private static AppConfig pipelineConfig(BenchCluster cluster, String applicationId, String topicPrefix, int partitions,
+                                            Path dataDir, Map<String, String> settings) {
+        Map<String, String> overrides = new HashMap<>(settings);
+        overrides.put(ConfigLoader.BOOTSTRAP_SERVERS, cluster.bootstrapServers());
+        overrides.put(ConfigLoader.SCHEMA_REGISTRY_URL, cluster.registryUrl());
+        overrides.put(ConfigLoader.APPLICATION_ID, applicationId);
+        overrides.put(ConfigLoader.TOPIC_PREFIX, topicPrefix);
+        overrides.put(ConfigLoader.TOPIC_PARTITIONS, String.valueOf(partitions));
+        overrides.put(ConfigLoader.DATA_DIR, dataDir.toString());
+        overrides.put(ConfigLoader.HTTP_PORT, "0");
+        return ConfigLoader.load(Optional.empty(), Map.of(), overrides);
     }
 
     /**

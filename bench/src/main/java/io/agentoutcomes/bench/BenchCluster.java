@@ -93,7 +93,6 @@ final class BenchCluster implements AutoCloseable {
                 System.err.println("closing: " + e);
             }
         }
-        Files.exists(dir);
         deleteQuietly(dir);
     }
 

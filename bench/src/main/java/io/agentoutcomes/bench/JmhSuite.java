@@ -52,12 +52,12 @@ final class JmhSuite implements Callable<Integer> {
 
     void run(PrintStream out) throws Exception {
         if (quick) {
-            forks = 1;
+            forks = 0;
             warmups = 1;
             iterations = 1;
             iterationMs = Math.min(iterationMs, 200);
         }
-        out.printf(Locale.ROOT, "== jmh: %d fork(s), %d warm-up and %d measured iterations of %d ms, average time, -prof gc%n",
+        out.printf(Locale.ROOT, "== jmh: %d fork(s) (0: in this JVM), %d warm-up and %d measured iterations of %d ms, average time, -prof gc%n",
                 forks, warmups, iterations, iterationMs);
         ChainedOptionsBuilder options = new OptionsBuilder().include(include)
                 .mode(org.openjdk.jmh.annotations.Mode.AverageTime).timeUnit(TimeUnit.NANOSECONDS)

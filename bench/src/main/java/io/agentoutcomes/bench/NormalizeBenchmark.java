@@ -4,7 +4,6 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
 import io.agentoutcomes.topology.ingest.RecordContext;
 import java.time.Instant;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
@@ -22,8 +21,9 @@ public class NormalizeBenchmark {
 
     @Setup
     public void setUp() {
-        json = Workload.json(Workload.Input.of(dialect), 7, 1000);
-        context = new RecordContext("task-7", new RecordHeaders(), "agent-results-json", 0, 7, Instant.parse("2026-11-01T00:00:00Z"));
+        Workload.Input input = Workload.Input.of(dialect);
+        json = Workload.json(input, 7, 1000);
+        context = new RecordContext("task-7", Workload.headers(input, 7), "agent-results-json", 0, 7, Instant.parse("2026-11-01T00:00:00Z"));
     }
 
     @Benchmark

@@ -47,6 +47,9 @@ final class ThroughputSuite implements Callable<Integer> {
     @Option(names = "--rounds", description = "Measured rounds of each application, after one warm-up round (default: ${DEFAULT-VALUE}).")
     int rounds = 3;
 
+    @Option(names = "--warmup-rounds", description = "Rounds of each application run first and not counted (default: ${DEFAULT-VALUE}).")
+    int warmupRounds = 1;
+
     @Option(names = "--partitions", description = "Partitions of every topic (default: ${DEFAULT-VALUE}).")
     int partitions = 4;
 
@@ -86,14 +89,15 @@ final class ThroughputSuite implements Callable<Integer> {
 
     void applyQuick() {
         if (common.quick) {
-            records = Math.min(records, 3_000);
+            records = Math.min(records, 1_000);
             rounds = 1;
+            warmupRounds = 0;
         }
     }
 
     List<Result> run(BenchCluster cluster, PrintStream out) throws Exception {
-        out.printf(Locale.ROOT, "== throughput: %,d records per round, %d measured rounds after a warm-up, %d partitions, %s%n",
-                records, rounds, partitions, cluster.describe());
+        out.printf(Locale.ROOT, "== throughput: %,d records per round, %d measured rounds after %d warm-up round(s), %d partitions, %s%n",
+                records, rounds, warmupRounds, partitions, cluster.describe());
         List<Result> results = new ArrayList<>();
         JfrProfile jfr = null;
         int variantNo = 0;
@@ -121,24 +125,28 @@ final class ThroughputSuite implements Callable<Integer> {
                                     analyticsOn ? "on" : "off", threadCount, threadCount == 1 ? "" : "s", taskCount);
                             List<Round> pass = new ArrayList<>();
                             List<Round> pipe = new ArrayList<>();
-                            for (int round = 0; round <= rounds; round++) {
+                            for (int round = 1 - warmupRounds; round <= rounds; round++) {
+                                String tag = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount + "-r" + (round + warmupRounds);
+                                AppUnderTest.createPipelineTopics(cluster, prefix + "pipeline-" + tag, prefix, partitions,
+                                        pipelineSettings(threadCount, analyticsOn));
+                            }
+                            for (int round = 1 - warmupRounds; round <= rounds; round++) {
                                 if (round == 1 && profile != null && jfr == null) {
                                     jfr = JfrProfile.start(profile);
                                 }
-                                String tag = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount + "-r" + round;
+                                String tag = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount + "-r" + (round + warmupRounds);
                                 Map<String, String> both = new HashMap<>(settings);
                                 both.put("num.stream.threads", String.valueOf(threadCount));
+                                Map<String, String> pipelineSettings = pipelineSettings(threadCount, analyticsOn);
                                 Round p = measure(cluster, passthroughOut, () -> AppUnderTest.passthrough(cluster,
                                         prefix + "passthrough-" + tag, inputTopic, passthroughOut,
                                         cluster.dir().resolve(prefix + "passthrough-" + tag), both));
-                                Map<String, String> pipelineSettings = new HashMap<>(both);
-                                pipelineSettings.put("analytics.enabled", String.valueOf(analyticsOn));
                                 Round q = measure(cluster, prefix + Topics.OUTCOMES_CLASSIFIED, () -> AppUnderTest.pipeline(cluster,
                                         prefix + "pipeline-" + tag, prefix, partitions,
                                         cluster.dir().resolve(prefix + "pipeline-" + tag), pipelineSettings));
                                 out.printf(Locale.ROOT, "%s | %s | passthrough %,8.0f rec/s | pipeline %,8.0f rec/s | ratio %.2f"
                                                 + " | pipeline: %.1f s, CPU %.1f s (stream threads %.1f s), peak heap %s, startup %.1f s%n",
-                                        variant, round == 0 ? "warm-up" : "round " + round, p.recordsPerSecond(),
+                                        variant, round <= 0 ? "warm-up" : "round " + round, p.recordsPerSecond(),
                                         q.recordsPerSecond(), q.recordsPerSecond() / p.recordsPerSecond(), q.seconds(),
                                         q.cpuSeconds(), q.streamThreadCpuSeconds(), Measures.mib(q.peakHeap()), q.startupSeconds());
                                 if (round > 0) {
@@ -164,6 +172,13 @@ final class ThroughputSuite implements Callable<Integer> {
             JfrProfile.print(JfrProfile.summarize(jfr.file(), pipelineStreamThreads), "the pipeline's stream threads", top, out);
         }
         return results;
+    }
+
+    private Map<String, String> pipelineSettings(int threadCount, boolean analyticsOn) {
+        Map<String, String> pipeline = new HashMap<>(settings);
+        pipeline.put("num.stream.threads", String.valueOf(threadCount));
+        pipeline.put("analytics.enabled", String.valueOf(analyticsOn));
+        return pipeline;
     }
 
     private Round measure(BenchCluster cluster, String outputTopic, AppUnderTest.Starter starter) throws Exception {

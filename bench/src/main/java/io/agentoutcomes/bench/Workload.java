@@ -95,7 +95,8 @@ final class Workload {
         long duration = 100L + i % 900;
         String ids = "\"resultId\":\"r-" + i + "\",\"agentId\":\"" + agent + "\",\"taskId\":\"" + task + "\"";
         String json = switch (input) {
-            case JSON_VAT -> "{" + ids + (failure(i) ? ",\"status\":\"error\",\"error\":\"llm-refusal\""
+            // seed 000 envelopes carry no agent id (an agentId field would make it seed 004's shape): it comes as a header
+            case JSON_VAT -> "{\"resultId\":\"r-" + i + "\",\"taskId\":\"" + task + "\"" + (failure(i) ? ",\"status\":\"error\",\"error\":\"llm-refusal\""
                     : ",\"status\":\"success\",\"data\":{\"summary\":\"ok\"}")
                     + ",\"execution\":{\"durationMs\":" + duration + ",\"model\":\"" + model
                     + "\",\"provider\":\"openai\",\"tokensUsed\":580,\"cost\":0.00012}}";
@@ -113,17 +114,29 @@ final class Workload {
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** The headers of record {@code i} as JSON: seed 000's agent id. */
+    static RecordHeaders headers(Input input, long i) {
+        RecordHeaders headers = new RecordHeaders();
+        if (input == Input.JSON_VAT) {
+            headers.add(RecordContext.AGENT_ID, AGENTS[(int) (i % AGENTS.length)].getBytes(StandardCharsets.UTF_8));
+        }
+        return headers;
+    }
+
     /** Fails unless record {@code i} of this JSON dialect normalizes (a rejected workload would measure the wrong path). */
     static AgentResult checkNormalizes(Input input, long i) {
-        return AgentResultNormalizer.normalize(json(input, i, 1000), new RecordContext(taskId(i, 1000), new RecordHeaders(),
+        return AgentResultNormalizer.normalize(json(input, i, 1000), new RecordContext(taskId(i, 1000), headers(input, i),
                 "agent-results-json", 0, i, Instant.now()));
     }
 
     /** Publishes {@code records} records of the input to {@code topic}, keyed by task id; returns the seconds it took. */
     static double produce(String bootstrap, String registryUrl, String topic, Input input, long records, long tasks) {
         if (input.json()) {
-            checkNormalizes(input, 0);
-            checkNormalizes(input, 1);
+            for (long i = 0; i < 10; i++) {
+                if (checkNormalizes(input, i).getDialect().name().equals("NATIVE")) {
+                    throw new IllegalStateException("not normalized from JSON");
+                }
+            }
         }
         Map<String, Object> config = new HashMap<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.LINGER_MS_CONFIG, 10, ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024,
@@ -137,7 +150,7 @@ final class Workload {
             for (long i = 0; i < records; i++) {
                 byte[] key = taskId(i, tasks).getBytes(StandardCharsets.UTF_8);
                 byte[] value = input.json() ? json(input, i, tasks) : avro.serialize(topic, avro(i, tasks));
-                producer.send(new ProducerRecord<>(topic, key, value), (metadata, e) -> {
+                producer.send(new ProducerRecord<>(topic, null, key, value, headers(input, i)), (metadata, e) -> {
                     if (e != null) {
                         failed.compareAndSet(null, e);
                     }
