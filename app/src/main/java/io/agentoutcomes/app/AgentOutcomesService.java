@@ -119,8 +119,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
-        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), config.replayLimits(),
-                config.inputLimits(), streamsProperties);
+        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.taskRetention(),
+                config.analytics(), config.replayLimits(), config.inputLimits(), streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);
@@ -204,6 +204,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
+        props.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, String.valueOf(config.rocksDbMemoryBytes()));
         // A task reads many topics, most of them empty at any moment (node events, continuation events, the delay
         // tiers, the re-keying topics); with the default (0) Kafka Streams checks, and formats a message about, every
         // empty partition before each record (17 % of the stream thread in the profile, docs/benchmarks.md), and

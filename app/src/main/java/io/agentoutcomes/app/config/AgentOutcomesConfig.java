@@ -1,5 +1,7 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
+import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
@@ -78,6 +80,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final String POLICY = "Classification policy";
     private static final String BACKOFF = "Backoff";
     private static final String RETRY = "Retries";
+    private static final String STATE = "Task state and memory";
     private static final String ANALYTICS = "Analytics";
     private static final String LIMITS = "Input and replay bounds";
 
@@ -124,6 +127,10 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(RETRY_MAX_DELAY_MS, Type.LONG, RetryPolicy.DEFAULT_MAX_DELAY.toMillis(), Check.notNegative(), "The longest a retry may wait; a longer one is a stop, dead-lettered with rule delay-out-of-range.")
             .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
             .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")
+            .group(STATE)
+            .define(TaskRetention.RETENTION_CONFIG, Type.LONG, TaskRetention.DEFAULT_RETENTION.toMillis(), Check.atLeast(1000), "How long a task is remembered after its last completion (or after its retry is due): the de-duplication horizon. Expired tasks are deleted, with tombstones.")
+            .define(TaskRetention.SWEEP_INTERVAL_CONFIG, Type.LONG, TaskRetention.DEFAULT_SWEEP_INTERVAL.toMillis(), Check.atLeast(10), "How often expired tasks are swept from the task stores.")
+            .define(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, Type.LONG, BoundedRocksDbMemory.DEFAULT_MEMORY_BYTES, Check.atLeast(4L * 1024 * 1024), "All RocksDB stores of the process share one block cache of this size (index and filter blocks included), a quarter of it for write buffers.")
             .group(ANALYTICS)
             .define(ANALYTICS_FLUSH_INTERVAL_MS, Type.LONG, ANALYTICS_DEFAULTS.flushInterval().toMillis(), Check.atLeast(1), "How often each task sends its partial aggregates on (docs/analytics.md).")
             .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")
@@ -156,10 +163,13 @@ public final class AgentOutcomesConfig extends AbstractConfig {
      * Name prefixes that belong to the service: a setting with one of them that is neither declared, nor of a family,
      * nor a Kafka client setting ({@code retry.backoff.ms}) is refused. Each says where its settings are described.
      */
-    static final Map<String, String> OWN_PREFIXES = Map.of(
-            "policy.", "docs/classification.md", "backoff.", "docs/classification.md", "retry.", "docs/classification.md",
-            "analytics.", "docs/analytics.md", "replay.", "docs/replay.md", "input.", "docs/operations.md",
-            "http.", "docs/operations.md", "embedded.", "docs/operations.md", "log.", "docs/operations.md");
+    static final Map<String, String> OWN_PREFIXES = Map.ofEntries(
+            Map.entry("policy.", "docs/classification.md"), Map.entry("backoff.", "docs/classification.md"),
+            Map.entry("retry.", "docs/classification.md"), Map.entry("task.", "docs/classification.md"),
+            Map.entry("analytics.", "docs/analytics.md"), Map.entry("replay.", "docs/replay.md"),
+            Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
+            Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),
+            Map.entry("rocksdb.", "docs/operations.md"));
 
     /** Prefixes Kafka Streams reads client settings under ({@code producer.ssl.key.password}). */
     private static final List<String> CLIENT_PREFIXES = List.of(StreamsConfig.MAIN_CONSUMER_PREFIX,

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -31,6 +32,8 @@ import java.util.TreeMap;
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
  * @param inputLimits          how large one input record may be
+ * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
+ * @param rocksDbMemoryBytes   the memory all RocksDB stores share
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -52,6 +55,8 @@ public record AppConfig(
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,
         InputLimits inputLimits,
+        TaskRetention taskRetention,
+        long rocksDbMemoryBytes,
         Map<String, String> kafka) {
 
     private static final String HIDDEN = "[hidden]";

@@ -1,9 +1,12 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
+import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -84,7 +87,11 @@ public final class ConfigLoader {
                 config.getInt(EMBEDDED_REGISTRY_PORT), config.getInt(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES),
                 LogFormat.valueOf(config.getString(AgentOutcomesConfig.LOG_FORMAT).trim().toUpperCase(Locale.ROOT)),
                 PolicyConfig.parse(config, families), PolicyConfig.analytics(config), PolicyConfig.replay(config),
-                PolicyConfig.input(config), kafka);
+                PolicyConfig.input(config), new TaskRetention(
+                        Duration.ofMillis(config.getLong(TaskRetention.RETENTION_CONFIG)),
+                        Duration.ofMillis(config.getLong(TaskRetention.SWEEP_INTERVAL_CONFIG)),
+                        TaskRetention.DEFAULT_MIN_PER_SWEEP),
+                config.getLong(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG), kafka);
     }
 
     /**
