@@ -78,8 +78,8 @@ final class DemoCommand implements Callable<Integer> {
         awaitRunning(service, Duration.ofSeconds(120));
         FleetSettings settings = fleet.settings(clientSettings(service, config.topicPrefix()),
                 FleetSettings.parseDuration(duration));
-        out.printf("fleet: %s tasks/s for %s (new tasks until the last %d s), seed %d%n", fleet.rate, settings.duration(),
-                settings.drain().toSeconds(), settings.seed());
+        out.printf("fleet: %s new tasks for %d s (none in the last %d s), seed %d%n", fleet.rate,
+                settings.duration().toSeconds(), settings.drain().toSeconds(), settings.seed());
         out.flush();
         FleetReport report = FleetSession.run(settings, out);
         Map<String, Object> extra = describe(report, service, out);

@@ -55,8 +55,8 @@ final class FleetCommand implements Callable<Integer> {
         client.put(OutcomePublisher.TOPIC_PREFIX, topicPrefix);
         FleetSettings settings = fleet.settings(client, FleetSettings.parseDuration(duration));
         PrintWriter out = spec.commandLine().getOut();
-        out.printf("fleet: %s tasks/s for %s (new tasks until the last %d s), seed %d, against %s%n", fleet.rate,
-                settings.duration(), settings.drain().toSeconds(), settings.seed(), bootstrapServers);
+        out.printf("fleet: %s new tasks for %d s (none in the last %d s), seed %d, against %s%n", fleet.rate,
+                settings.duration().toSeconds(), settings.drain().toSeconds(), settings.seed(), bootstrapServers);
         out.flush();
         FleetReport report = FleetSession.run(settings, out);
         report.print(out);
