@@ -127,8 +127,16 @@ final class ThroughputSuite implements Callable<Integer> {
                             List<Round> pipe = new ArrayList<>();
                             for (int round = 1 - warmupRounds; round <= rounds; round++) {
                                 String tag = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount + "-r" + (round + warmupRounds);
-                                AppUnderTest.createPipelineTopics(cluster, prefix + "pipeline-" + tag, prefix, partitions,
+                                String roundPrefix = pipelinePrefix(prefix, input, tag);
+                                AppUnderTest.createPipelineTopics(cluster, prefix + "pipeline-" + tag, roundPrefix, partitions,
                                         pipelineSettings(threadCount, analyticsOn));
+                                if (!roundPrefix.equals(prefix)) {
+                                    // JSON in: the pipeline writes the canonical records to its own agent-results, which a
+                                    // later round must not read again; so each round has its own topics and its own copy
+                                    // of the input, loaded before it starts (not timed).
+                                    Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(),
+                                            roundPrefix + Topics.AGENT_RESULTS_JSON, input, records, taskCount);
+                                }
                             }
                             for (int round = 1 - warmupRounds; round <= rounds; round++) {
                                 if (round == 1 && profile != null && jfr == null) {
@@ -141,8 +149,9 @@ final class ThroughputSuite implements Callable<Integer> {
                                 Round p = measure(cluster, passthroughOut, () -> AppUnderTest.passthrough(cluster,
                                         prefix + "passthrough-" + tag, inputTopic, passthroughOut,
                                         cluster.dir().resolve(prefix + "passthrough-" + tag), both));
-                                Round q = measure(cluster, prefix + Topics.OUTCOMES_CLASSIFIED, () -> AppUnderTest.pipeline(cluster,
-                                        prefix + "pipeline-" + tag, prefix, partitions,
+                                String roundPrefix = pipelinePrefix(prefix, input, tag);
+                                Round q = measure(cluster, roundPrefix + Topics.OUTCOMES_CLASSIFIED, () -> AppUnderTest.pipeline(cluster,
+                                        prefix + "pipeline-" + tag, roundPrefix, partitions,
                                         cluster.dir().resolve(prefix + "pipeline-" + tag), pipelineSettings));
                                 out.printf(Locale.ROOT, "%s | %s | passthrough %,8.0f rec/s | pipeline %,8.0f rec/s | ratio %.2f"
                                                 + " | pipeline: %.1f s, CPU %.1f s (stream threads %.1f s), peak heap %s, startup %.1f s%n",
@@ -225,5 +234,14 @@ final class ThroughputSuite implements Callable<Integer> {
             case "off", "false", "no" -> false;
             default -> throw new IllegalArgumentException("--analytics takes on or off, not '" + value + "'");
         };
+    }
+
+    /**
+     * The topic prefix of a pipeline round: the variant's own for Avro in (every round reads the one pre-loaded input
+     * and writes nothing another round reads), one per round for JSON in (the pipeline writes the canonical records
+     * to its {@code agent-results}, which the next round's pipeline would read again).
+     */
+    private static String pipelinePrefix(String prefix, Workload.Input input, String tag) {
+        return input.json() ? prefix + tag + "." : prefix;
     }
 }
