@@ -92,7 +92,7 @@ final class SchedulerSuite implements Callable<Integer> {
         }
         out.println();
         out.println("| pending | early | forwarded after due p50 / p99 / max | seen by read_committed consumer p50 / p99 / max "
-                + "| heap with all pending (live, over the idle service) | retry-schedule store on disk |");
+                + "| heap with all pending (live, over the idle service) | retry-pending store on disk |");
         out.println("|---|---|---|---|---|---|");
         for (Result r : results) {
             out.printf(Locale.ROOT, "| %,d%s | %d | %d / %d / %d ms | %d / %d / %d ms | %s | %s |%n", r.pending(),
