@@ -90,7 +90,9 @@ public final class HttpApiServer implements AutoCloseable {
     /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
     public String url() {
         InetSocketAddress address = server.getAddress();
-        return "http://" + address.getHostString() + ":" + address.getPort();
+        // Listening on every interface (http.host=0.0.0.0, as in the image): the URL a person on this host can use.
+        String host = address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
+        return "http://" + host + ":" + address.getPort();
     }
 
     /** The port listened on (the configured one, or the one picked for port 0). */

@@ -57,6 +57,16 @@ class HttpApiServerTest {
     }
 
     @Test
+    void listeningOnEveryInterfaceItsUrlNamesLocalhost() throws Exception {
+        HttpApiServer everywhere = new HttpApiServer("0.0.0.0", 0);
+        try {
+            assertThat(everywhere.url()).isEqualTo("http://localhost:" + everywhere.port());
+        } finally {
+            everywhere.close();
+        }
+    }
+
+    @Test
     void aCreatedInstanceIsAliveButNotReady() throws Exception {
         assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
         assertAnswer(get("/health/ready"), 503, "{\"status\":\"DOWN\",\"streams\":\"CREATED\",\"reason\":\"Kafka Streams is CREATED, not RUNNING\"}");
