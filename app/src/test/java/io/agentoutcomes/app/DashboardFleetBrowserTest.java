@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
 import java.io.PrintWriter;
@@ -20,7 +19,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,14 +43,8 @@ class DashboardFleetBrowserTest {
     @Test
     void afterAFleetRunEveryChartIsDrawnAndShowsWhatAnalyticsSays() throws Exception {
         try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
-                     ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                     ConfigLoader.TOPIC_PARTITIONS, "1",
-                     ConfigLoader.DATA_DIR, dataDir.toString(),
-                     ConfigLoader.HTTP_PORT, "0",
-                     ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
-                     "analytics.flush.interval.ms", "200",
-                     "backoff.cap.ms", "3000")))) {
+             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 1,
+                     "analytics.flush.interval.ms", "200", "backoff.cap.ms", "3000"))) {
             DemoCommand.awaitRunning(service, Duration.ofSeconds(60));
             Map<String, Object> client = new HashMap<>(DemoCommand.clientSettings(service, ""));
             FleetSession.run(new FleetSettings(client, 10, Duration.ofSeconds(8), 11, 0.5, Duration.ofSeconds(60)),

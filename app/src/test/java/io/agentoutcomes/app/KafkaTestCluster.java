@@ -1,6 +1,11 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
@@ -47,6 +52,23 @@ public final class KafkaTestCluster implements AutoCloseable {
 
     public String bootstrapServers() {
         return cluster.bootstrapServers();
+    }
+
+    /**
+     * The settings of a service on this cluster (the embedded registry, ephemeral HTTP and registry ports) with
+     * {@code partitions} partitions, its data under {@code dataDir}, and {@code extra} name/value pairs on top.
+     */
+    public AppConfig serviceConfig(Path dataDir, int partitions, String... extra) {
+        Map<String, String> settings = new HashMap<>(Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, bootstrapServers(),
+                ConfigLoader.TOPIC_PARTITIONS, String.valueOf(partitions),
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0",
+                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        for (int i = 0; i < extra.length; i += 2) {
+            settings.put(extra[i], extra[i + 1]);
+        }
+        return ConfigLoader.load(Optional.empty(), Map.of(), settings);
     }
 
     @Override

@@ -42,12 +42,7 @@ class TimelineBrowserTest {
     @Test
     void timelineShowsStepsAndColoursByStatus() throws Exception {
         try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
-                     ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                     ConfigLoader.TOPIC_PARTITIONS, "1",
-                     ConfigLoader.DATA_DIR, dataDir.toString(),
-                     ConfigLoader.HTTP_PORT, "0",
-                     ConfigLoader.EMBEDDED_REGISTRY_PORT, "0")))) {
+             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 1))) {
             publish(kafka, service);
             awaitThreeNodes(service);
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.KafkaTestCluster;
-import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
@@ -23,7 +22,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -46,13 +44,8 @@ class FleetPipelineTest {
     @Test
     void everyNumberOfTheReportIsWhatTheTopicsHold() throws Exception {
         try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
-                     ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                     ConfigLoader.TOPIC_PARTITIONS, "2",
-                     ConfigLoader.DATA_DIR, dataDir.toString(),
-                     ConfigLoader.HTTP_PORT, "0",
-                     ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
-                     "backoff.cap.ms", "3000")))) {
+             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2,
+                     "backoff.cap.ms", "3000"))) {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (service.streamsState() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
                 Thread.sleep(100);

@@ -28,14 +28,9 @@ public final class ClassifyTopology {
     private ClassifyTopology() {
     }
 
-    /** Adds classification and routing; returns every classified outcome, for the stages that follow. */
-    public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
-                                                           RetryPolicy policy) {
-        return build(builder, topics, intake, policy, TaskRetention.defaults(), nodeOutcomes -> { });
-    }
-
     /**
-     * As above; {@code beforeRouting} gets the outcomes of node events before anything writes them to a topic. Kafka
+     * Adds classification and routing; returns every classified outcome, for the stages that follow.
+     * {@code beforeRouting} gets the outcomes of node events before anything writes them to a topic. Kafka
      * Streams frees a record's raw source bytes once the record reaches a sink, and a stage that may reject a record
      * (the replay fold) must come first, or the rejection it writes to {@code rejected-input} would have no key or value.
      */
