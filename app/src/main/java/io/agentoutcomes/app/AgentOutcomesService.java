@@ -2,6 +2,7 @@ package io.agentoutcomes.app;
 
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.http.HttpApiServer;
+import io.agentoutcomes.app.http.StreamsMetricsBinding;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
@@ -21,7 +22,6 @@ import io.agentoutcomes.topology.Topics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -35,7 +35,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
@@ -55,6 +54,8 @@ public final class AgentOutcomesService implements AutoCloseable {
     public static final String SCHEMAS_TOPIC = "_schemas";
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentOutcomesService.class);
+    /** How long a clean stop waits for the stream threads' last commit and for leaving the group. */
+    private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final AppConfig config;
@@ -124,10 +125,6 @@ public final class AgentOutcomesService implements AutoCloseable {
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);
-        // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
-        // instead of waiting out this member's session.
-        resources.push(() -> streams.close(CloseOptions.groupMembershipOperation(
-                CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(Duration.ofSeconds(30))));
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         resources.push(metrics::close);
         new JvmMemoryMetrics().bindTo(metrics);
@@ -136,15 +133,20 @@ public final class AgentOutcomesService implements AutoCloseable {
         JvmGcMetrics gcMetrics = new JvmGcMetrics();
         gcMetrics.bindTo(metrics);
         resources.push(gcMetrics::close);
-        // Kafka Streams creates its task metrics with the tasks: bind once running, so the first scrape has them
-        // (the binder looks for metrics added later once a minute).
-        KafkaStreamsMetrics streamsMetrics = new KafkaStreamsMetrics(streams);
-        resources.push(streamsMetrics::close);
-        AtomicBoolean metricsBound = new AtomicBoolean();
-        streams.setStateListener((newState, oldState) -> {
-            if (newState == KafkaStreams.State.RUNNING && metricsBound.compareAndSet(false, true)) {
-                streamsMetrics.bindTo(metrics);
+        StreamsMetricsBinding streamsMetrics = new StreamsMetricsBinding(streams, metrics);
+        resources.push(streamsMetrics);
+        // Kafka Streams closes first: its last commit must not meet a metrics binder already closed.
+        // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
+        // instead of waiting out this member's session.
+        resources.push(() -> {
+            if (!streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                    .withTimeout(CLOSE_TIMEOUT))) {
+                LOG.warn("Kafka Streams did not finish closing within {}: work since its last commit is aborted and "
+                        + "done again by the instance that takes its partitions over", CLOSE_TIMEOUT);
             }
+        });
+        streams.setStateListener((newState, oldState) -> {
+            streamsMetrics.onChange(newState);
             if (newState == KafkaStreams.State.ERROR) {
                 fatal.complete(new IllegalStateException("Kafka Streams is in state ERROR (was " + oldState + ")"));
             }

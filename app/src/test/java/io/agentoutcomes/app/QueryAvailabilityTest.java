@@ -104,13 +104,17 @@ class QueryAvailabilityTest {
         String prefix = "restart-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         String path = "/analytics?window=total&by=agent";
         String before;
-        try (AgentOutcomesService service = AgentOutcomesService.start(config(prefix, dirA))) {
+        AgentOutcomesService first = AgentOutcomesService.start(config(prefix, dirA));
+        try (AgentOutcomesService service = first) {
             publishResults(service, prefix, 40);
             before = awaitOk(service, path, body -> body.toString().contains("\"attempts\":40"));
         }
+        // Closed cleanly: its last transaction committed what it had answered.
+        assertThat(first.fatalError()).isNotDone();
 
         // A fresh state directory: the analytics store is restored from its changelog before it can answer.
-        try (AgentOutcomesService restarted = AgentOutcomesService.start(config(prefix, dirB))) {
+        AgentOutcomesService second = AgentOutcomesService.start(config(prefix, dirB));
+        try (AgentOutcomesService restarted = second) {
             List<Integer> statuses = new ArrayList<>();
             // Not ready while the partitions are assigned and the stores restored; alive all the while.
             List<Integer> readiness = new ArrayList<>(List.of(get(restarted, "/health/ready").statusCode()));
@@ -132,6 +136,8 @@ class QueryAvailabilityTest {
             assertThat(readiness).as("readiness while restoring").isSubsetOf(503, 200);
             assertThat(get(restarted, "/health/ready").statusCode()).isEqualTo(200);
         }
+        // Closed right after it became ready: still no fatal error (the metrics binder was closed under it).
+        assertThat(second.fatalError()).isNotDone();
     }
 
     private static List<String> ids(JsonNode page) {
