@@ -3,6 +3,7 @@ package io.agentoutcomes.app.http;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.io.OutputStream;
 import java.net.URLDecoder;
@@ -89,15 +90,34 @@ public final class HttpResponses {
     }
 
     /**
+     * How much of a refused body is read and thrown away before answering, as Tomcat's {@code maxSwallowSize}: a
+     * client that sends its whole body before reading the answer then reads the 413 instead of a connection reset.
+     * Past this the connection is closed unread.
+     */
+    static final long SWALLOW_BYTES = 4L * 1024 * 1024;
+
+    /**
      * The request body as text, or empty when it is longer than {@code maxBytes} (by its Content-Length, or once more
-     * than that has been read of a chunked one): nothing larger is held in memory.
+     * than that has been read of a chunked one): nothing larger is held in memory. A refused body is read on and
+     * discarded up to {@link #SWALLOW_BYTES}, and the answer closes the connection.
      */
     public static Optional<String> body(HttpExchange exchange, int maxBytes) throws IOException {
         String length = exchange.getRequestHeaders().getFirst("Content-Length");
         if (length != null && length.trim().matches("\\d{1,18}") && Long.parseLong(length.trim()) > maxBytes) {
-            return Optional.empty();
+            return refuse(exchange);
         }
         byte[] bytes = exchange.getRequestBody().readNBytes(maxBytes + 1);
-        return bytes.length > maxBytes ? Optional.empty() : Optional.of(new String(bytes, StandardCharsets.UTF_8));
+        return bytes.length > maxBytes ? refuse(exchange) : Optional.of(new String(bytes, StandardCharsets.UTF_8));
+    }
+
+    private static Optional<String> refuse(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Connection", "close");
+        InputStream in = exchange.getRequestBody();
+        byte[] buffer = new byte[64 * 1024];
+        long left = SWALLOW_BYTES;
+        for (int read; left > 0 && (read = in.read(buffer, 0, (int) Math.min(buffer.length, left))) >= 0; ) {
+            left -= read;
+        }
+        return Optional.empty();
     }
 }

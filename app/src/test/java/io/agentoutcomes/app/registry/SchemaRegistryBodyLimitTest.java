@@ -68,6 +68,20 @@ class SchemaRegistryBodyLimitTest {
         assertThat(response.body()).isEqualTo("{\"error_code\":413,\"message\":\"The request body is larger than 2048 bytes\"}");
     }
 
+    @Test
+    void aClientStillSendingALargeBodyReadsThe413() throws Exception {
+        // Answered and closed before the body was read, the client's write met a reset and it never saw the answer.
+        server.close();
+        server = new SchemaRegistryServer(inMemoryStore(), "127.0.0.1", 0, "127.0.0.1", 2048);
+
+        for (int attempt = 0; attempt < 5; attempt++) {
+            HttpResponse<String> response = post(HttpRequest.BodyPublishers.ofString(registration(3 * 1024 * 1024)));
+
+            assertThat(response.statusCode()).isEqualTo(413);
+            assertThat(response.body()).isEqualTo("{\"error_code\":413,\"message\":\"The request body is larger than 2048 bytes\"}");
+        }
+    }
+
     private static SchemaStore inMemoryStore() {
         SchemaRegistryState state = new SchemaRegistryState();
         return new SchemaStore() {
