@@ -23,25 +23,17 @@ final class AllSuites implements Callable<Integer> {
         jmh.run(System.out);
         try (BenchCluster cluster = common.startCluster()) {
             ThroughputSuite throughput = new ThroughputSuite();
-            throughput.common = common;
             if (common.quick) {
                 throughput.inputs = List.of("avro", "json-vat");
             }
-            throughput.applyQuick();
-            throughput.run(cluster, System.out);
+            throughput.runOn(cluster, common, System.out);
 
-            SchedulerSuite scheduler = new SchedulerSuite();
-            scheduler.common = common;
-            scheduler.applyQuick();
-            List<SchedulerSuite.Result> retries = scheduler.run(cluster, System.out);
+            List<SchedulerSuite.Result> retries = new SchedulerSuite().runOn(cluster, common, System.out);
             if (retries.stream().anyMatch(r -> r.early() > 0)) {
                 throw new IllegalStateException("a retry was forwarded before it was due");
             }
 
-            LatencySuite latency = new LatencySuite();
-            latency.common = common;
-            latency.applyQuick();
-            latency.run(cluster, System.out);
+            new LatencySuite().runOn(cluster, common, System.out);
         }
         System.out.printf("== all suites done in %.0f s%n", (System.nanoTime() - start) / 1e9);
         return 0;

@@ -13,7 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
@@ -23,7 +22,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -34,10 +32,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "latency", description = "Publish -> outcomes-classified p50/p99 at half the maximum rate (or --rate).",
         mixinStandardHelpOptions = true)
-final class LatencySuite implements Callable<Integer> {
-    @Mixin
-    CommonOptions common = new CommonOptions();
-
+final class LatencySuite extends ClusterSuite<LatencySuite.Result> {
     @Option(names = "--rate", description = "Records per second to publish (default: half the measured maximum).")
     Integer rate;
 
@@ -61,14 +56,6 @@ final class LatencySuite implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws Exception {
-        applyQuick();
-        try (BenchCluster cluster = common.startCluster()) {
-            run(cluster, System.out);
-        }
-        return 0;
-    }
-
     void applyQuick() {
         if (common.quick) {
             maxRecords = Math.min(maxRecords, 2_000);
@@ -77,6 +64,7 @@ final class LatencySuite implements Callable<Integer> {
         }
     }
 
+    @Override
     Result run(BenchCluster cluster, PrintStream out) throws Exception {
         String prefix = "lat-" + System.currentTimeMillis() % 100_000 + ".";
         String input = prefix + Topics.AGENT_RESULTS;

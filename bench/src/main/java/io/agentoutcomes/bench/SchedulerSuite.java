@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
@@ -37,7 +36,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -49,10 +47,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "scheduler", description = "Retry scheduler lateness, early count, heap and store size at N pending.",
         mixinStandardHelpOptions = true)
-final class SchedulerSuite implements Callable<Integer> {
-    @Mixin
-    CommonOptions common = new CommonOptions();
-
+final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
     @Option(names = "--pending", split = ",", description = "Retries pending at once, one run each (default: ${DEFAULT-VALUE}).")
     List<Integer> pending = new ArrayList<>(List.of(10_000, 100_000, 1_000_000));
 
@@ -68,14 +63,6 @@ final class SchedulerSuite implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws Exception {
-        applyQuick();
-        try (BenchCluster cluster = common.startCluster()) {
-            run(cluster, System.out);
-        }
-        return 0;
-    }
-
     void applyQuick() {
         if (common.quick) {
             pending = List.of(2_000);
@@ -83,6 +70,7 @@ final class SchedulerSuite implements Callable<Integer> {
         }
     }
 
+    @Override
     List<Result> run(BenchCluster cluster, PrintStream out) throws Exception {
         out.printf(Locale.ROOT, "== scheduler: %s pending, due over %d s, %d partitions, %s%n", pending, windowSeconds, partitions,
                 cluster.describe());

@@ -10,10 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Predicate;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -25,10 +23,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "throughput", description = "Pipeline vs byte-array passthrough records/s, side by side.",
         mixinStandardHelpOptions = true)
-final class ThroughputSuite implements Callable<Integer> {
-    @Mixin
-    CommonOptions common = new CommonOptions();
-
+final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
     @Option(names = "--inputs", split = ",", description = "Input formats: avro, json-vat, json-flatagents, json-review (default: ${DEFAULT-VALUE}).")
     List<String> inputs = new ArrayList<>(List.of("avro"));
 
@@ -79,14 +74,6 @@ final class ThroughputSuite implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws Exception {
-        applyQuick();
-        try (BenchCluster cluster = common.startCluster()) {
-            run(cluster, System.out);
-        }
-        return 0;
-    }
-
     void applyQuick() {
         if (common.quick) {
             records = Math.min(records, 1_000);
@@ -95,6 +82,7 @@ final class ThroughputSuite implements Callable<Integer> {
         }
     }
 
+    @Override
     List<Result> run(BenchCluster cluster, PrintStream out) throws Exception {
         out.printf(Locale.ROOT, "== throughput: %,d records per round, %d measured rounds after %d warm-up round(s), %d partitions, %s%n",
                 records, rounds, warmupRounds, partitions, cluster.describe());
