@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -62,22 +63,7 @@ interface AppUnderTest extends AutoCloseable {
                                  Map<String, String> settings) throws IOException {
         AgentOutcomesService service = AgentOutcomesService.start(pipelineConfig(cluster, applicationId, topicPrefix, partitions,
                 dataDir, settings));
-        return new AppUnderTest() {
-            @Override
-            public String applicationId() {
-                return applicationId;
-            }
-
-            @Override
-            public KafkaStreams.State state() {
-                return service.streamsState();
-            }
-
-            @Override
-            public void close() {
-                service.close();
-            }
-        };
+        return new Running(applicationId, service::streamsState, service::close);
     }
 
     /**
@@ -131,22 +117,20 @@ interface AppUnderTest extends AutoCloseable {
                 .to(to, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         KafkaStreams streams = new KafkaStreams(builder.build(props), props);
         streams.start();
-        return new AppUnderTest() {
-            @Override
-            public String applicationId() {
-                return applicationId;
-            }
+        return new Running(applicationId, streams::state, () -> streams.close(Duration.ofSeconds(30)));
+    }
 
-            @Override
-            public KafkaStreams.State state() {
-                return streams.state();
-            }
+    /** A started application: its id, where its state is read, how it is closed. */
+    record Running(String applicationId, Supplier<KafkaStreams.State> stateSource, Runnable closer) implements AppUnderTest {
+        @Override
+        public KafkaStreams.State state() {
+            return stateSource.get();
+        }
 
-            @Override
-            public void close() {
-                streams.close(Duration.ofSeconds(30));
-            }
-        };
+        @Override
+        public void close() {
+            closer.run();
+        }
     }
 
     /** Opens an application; used where a round starts one. */
