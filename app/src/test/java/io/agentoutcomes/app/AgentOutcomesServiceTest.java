@@ -643,16 +643,10 @@ class AgentOutcomesServiceTest {
     /** A service on the test broker with its own topic prefix and application id; {@code extra} adds or overrides settings. */
     private AppConfig config(String name, Map<String, String> extra) {
         String prefix = name + "-" + UUID.randomUUID().toString().substring(0, 8) + ".";
-        Map<String, String> settings = new HashMap<>(Map.of(
-                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                ConfigLoader.APPLICATION_ID, prefix + "app",
-                ConfigLoader.TOPIC_PREFIX, prefix,
-                ConfigLoader.TOPIC_PARTITIONS, "2",
-                ConfigLoader.DATA_DIR, dataDir.toString(),
-                ConfigLoader.HTTP_PORT, "0",
-                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        Map<String, String> settings = new HashMap<>(Map.of(ConfigLoader.APPLICATION_ID, prefix + "app",
+                ConfigLoader.TOPIC_PREFIX, prefix));
         settings.putAll(extra);
-        return ConfigLoader.load(Optional.empty(), Map.of(), settings);
+        return kafka.serviceConfig(dataDir, 2, settings);
     }
 
     private static SchemaRegistryClient restClient(String url) {

@@ -59,15 +59,22 @@ public final class KafkaTestCluster implements AutoCloseable {
      * {@code partitions} partitions, its data under {@code dataDir}, and {@code extra} name/value pairs on top.
      */
     public AppConfig serviceConfig(Path dataDir, int partitions, String... extra) {
+        Map<String, String> settings = new HashMap<>();
+        for (int i = 0; i < extra.length; i += 2) {
+            settings.put(extra[i], extra[i + 1]);
+        }
+        return serviceConfig(dataDir, partitions, settings);
+    }
+
+    /** As {@link #serviceConfig(Path, int, String...)}, the further settings as a map (they override the others). */
+    public AppConfig serviceConfig(Path dataDir, int partitions, Map<String, String> extra) {
         Map<String, String> settings = new HashMap<>(Map.of(
                 ConfigLoader.BOOTSTRAP_SERVERS, bootstrapServers(),
                 ConfigLoader.TOPIC_PARTITIONS, String.valueOf(partitions),
                 ConfigLoader.DATA_DIR, dataDir.toString(),
                 ConfigLoader.HTTP_PORT, "0",
                 ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
-        for (int i = 0; i < extra.length; i += 2) {
-            settings.put(extra[i], extra[i + 1]);
-        }
+        settings.putAll(extra);
         return ConfigLoader.load(Optional.empty(), Map.of(), settings);
     }
 

@@ -26,11 +26,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -68,16 +66,8 @@ class MetricsEndpointTest {
         kafka = KafkaTestCluster.start();
         dataDir = Files.createTempDirectory("metrics-endpoint");
         String prefix = "metrics-" + System.nanoTime() + ".";
-        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), new HashMap<>(Map.of(
-                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                ConfigLoader.APPLICATION_ID, prefix + "app",
-                ConfigLoader.TOPIC_PREFIX, prefix,
-                ConfigLoader.TOPIC_PARTITIONS, "2",
-                ConfigLoader.DATA_DIR, dataDir.toString(),
-                ConfigLoader.HTTP_PORT, "0",
-                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0",
-                "backoff.base.llm-timeout.ms", "500",
-                "analytics.flush.interval.ms", "200")));
+        AppConfig config = kafka.serviceConfig(dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
+                ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200");
         service = AgentOutcomesService.start(config);
         waitFor(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
         List<AgentResult> load = new ArrayList<>();

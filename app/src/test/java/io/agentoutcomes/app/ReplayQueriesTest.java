@@ -20,7 +20,6 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -55,14 +54,7 @@ class ReplayQueriesTest {
     }
 
     private static AppConfig config(String prefix, Path dataDir) {
-        return ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
-                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                ConfigLoader.APPLICATION_ID, prefix + "app",
-                ConfigLoader.TOPIC_PREFIX, prefix,
-                ConfigLoader.TOPIC_PARTITIONS, "4",
-                ConfigLoader.DATA_DIR, dataDir.toString(),
-                ConfigLoader.HTTP_PORT, "0",
-                ConfigLoader.EMBEDDED_REGISTRY_PORT, "0"));
+        return kafka.serviceConfig(dataDir, 4, ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix);
     }
 
     @Test
