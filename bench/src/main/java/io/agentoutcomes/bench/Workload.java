@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -118,7 +119,7 @@ final class Workload {
     static RecordHeaders headers(Input input, long i) {
         RecordHeaders headers = new RecordHeaders();
         if (input == Input.JSON_VAT) {
-            headers.add(RecordContext.AGENT_ID, AGENTS[(int) (i % AGENTS.length)].getBytes(StandardCharsets.UTF_8));
+            headers.add(HeaderNames.AGENT_ID, AGENTS[(int) (i % AGENTS.length)].getBytes(StandardCharsets.UTF_8));
         }
         return headers;
     }

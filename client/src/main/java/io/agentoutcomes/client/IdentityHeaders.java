@@ -4,19 +4,11 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 
 /**
- * The record headers the pipeline reads identity from when the record itself lacks it (docs/topics.md#headers).
- * The publisher sets them on every record it sends, so a consumer of the raw topics can route without decoding.
+ * Setting and reading the record headers the pipeline reads identity from when the record itself lacks it (named in
+ * {@link io.agentoutcomes.avro.HeaderNames}, docs/topics.md#headers). The publisher sets them on every record it
+ * sends, so a consumer of the raw topics can route without decoding.
  */
 public final class IdentityHeaders {
-    public static final String AGENT_ID = "agent-id";
-    public static final String TASK_ID = "task-id";
-    public static final String JOB_ID = "job-id";
-    public static final String NODE_ID = "node-id";
-    public static final String ATTEMPT = "attempt";
-    public static final String RESULT_ID = "result-id";
-    /** {@code vat-envelope}, {@code flatagents} or {@code review-agent}: a JSON record's dialect, skipping shape detection. */
-    public static final String DIALECT = "dialect";
-
     private IdentityHeaders() {
     }
 

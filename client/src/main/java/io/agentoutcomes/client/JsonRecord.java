@@ -1,5 +1,6 @@
 package io.agentoutcomes.client;
 
+import io.agentoutcomes.avro.HeaderNames;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -25,37 +26,37 @@ public final class JsonRecord {
 
     /** An agent result keyed by its task id, as the pipeline keeps a task's attempts on one partition. */
     public static JsonRecord agentResult(String agentId, String taskId, String json) {
-        return new JsonRecord(Kind.AGENT_RESULT, taskId, json).header(IdentityHeaders.AGENT_ID, agentId)
-                .header(IdentityHeaders.TASK_ID, taskId);
+        return new JsonRecord(Kind.AGENT_RESULT, taskId, json).header(HeaderNames.AGENT_ID, agentId)
+                .header(HeaderNames.TASK_ID, taskId);
     }
 
     /** A seed 001 {@code node_finished} event keyed by its job id. */
     public static JsonRecord nodeFinished(String jobId, String nodeId, String json) {
-        return new JsonRecord(Kind.NODE_FINISHED, jobId, json).header(IdentityHeaders.JOB_ID, jobId)
-                .header(IdentityHeaders.NODE_ID, nodeId);
+        return new JsonRecord(Kind.NODE_FINISHED, jobId, json).header(HeaderNames.JOB_ID, jobId)
+                .header(HeaderNames.NODE_ID, nodeId);
     }
 
     /** A seed 002 {@code ContinuationEvaluated} event keyed by its agent id. */
     public static JsonRecord continuationEvent(String agentId, String json) {
-        return new JsonRecord(Kind.CONTINUATION_EVENT, agentId, json).header(IdentityHeaders.AGENT_ID, agentId);
+        return new JsonRecord(Kind.CONTINUATION_EVENT, agentId, json).header(HeaderNames.AGENT_ID, agentId);
     }
 
     /** The result id, the pipeline's idempotency key: the same id sent twice is processed once. */
     public JsonRecord resultId(String resultId) {
-        return header(IdentityHeaders.RESULT_ID, resultId);
+        return header(HeaderNames.RESULT_ID, resultId);
     }
 
     public JsonRecord attempt(int attempt) {
-        return header(IdentityHeaders.ATTEMPT, Integer.toString(attempt));
+        return header(HeaderNames.ATTEMPT, Integer.toString(attempt));
     }
 
     public JsonRecord job(String jobId, String nodeId) {
-        return header(IdentityHeaders.JOB_ID, jobId).header(IdentityHeaders.NODE_ID, nodeId);
+        return header(HeaderNames.JOB_ID, jobId).header(HeaderNames.NODE_ID, nodeId);
     }
 
     /** {@code vat-envelope}, {@code flatagents} or {@code review-agent}; without it the pipeline goes by the shape. */
     public JsonRecord dialect(String dialect) {
-        return header(IdentityHeaders.DIALECT, dialect);
+        return header(HeaderNames.DIALECT, dialect);
     }
 
     /** Any other header; a null value is not sent. */

@@ -2,6 +2,7 @@ package io.agentoutcomes.client;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
@@ -73,12 +74,12 @@ public final class OutcomePublisher implements AutoCloseable {
         requireRegistry();
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.agentResults(), result.getTaskId(),
                 results.serialize(topics.agentResults(), result));
-        IdentityHeaders.put(record.headers(), IdentityHeaders.AGENT_ID, result.getAgentId());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.TASK_ID, result.getTaskId());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.JOB_ID, result.getJobId());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.NODE_ID, result.getNodeId());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.ATTEMPT, result.getAttempt());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.RESULT_ID, result.getResultId());
+        IdentityHeaders.put(record.headers(), HeaderNames.AGENT_ID, result.getAgentId());
+        IdentityHeaders.put(record.headers(), HeaderNames.TASK_ID, result.getTaskId());
+        IdentityHeaders.put(record.headers(), HeaderNames.JOB_ID, result.getJobId());
+        IdentityHeaders.put(record.headers(), HeaderNames.NODE_ID, result.getNodeId());
+        IdentityHeaders.put(record.headers(), HeaderNames.ATTEMPT, result.getAttempt());
+        IdentityHeaders.put(record.headers(), HeaderNames.RESULT_ID, result.getResultId());
         return producer.send(record);
     }
 
@@ -87,9 +88,9 @@ public final class OutcomePublisher implements AutoCloseable {
         requireRegistry();
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.nodeFinished(), event.getJobId(),
                 nodes.serialize(topics.nodeFinished(), event));
-        IdentityHeaders.put(record.headers(), IdentityHeaders.JOB_ID, event.getJobId());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.NODE_ID, event.getNodeId());
-        IdentityHeaders.put(record.headers(), IdentityHeaders.ATTEMPT, event.getAttempt());
+        IdentityHeaders.put(record.headers(), HeaderNames.JOB_ID, event.getJobId());
+        IdentityHeaders.put(record.headers(), HeaderNames.NODE_ID, event.getNodeId());
+        IdentityHeaders.put(record.headers(), HeaderNames.ATTEMPT, event.getAttempt());
         return producer.send(record);
     }
 
@@ -98,7 +99,7 @@ public final class OutcomePublisher implements AutoCloseable {
         requireRegistry();
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.continuationEvents(), event.getAgentId(),
                 continuations.serialize(topics.continuationEvents(), event));
-        IdentityHeaders.put(record.headers(), IdentityHeaders.AGENT_ID, event.getAgentId());
+        IdentityHeaders.put(record.headers(), HeaderNames.AGENT_ID, event.getAgentId());
         return producer.send(record);
     }
 

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.topology.OutputHeaders;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
@@ -21,9 +22,9 @@ public final class DeadLetterHeaders
     public void process(FixedKeyRecord<String, ClassifiedOutcome> record) {
         ClassifiedOutcome outcome = record.value();
         Headers headers = OutputHeaders.copy(record.headers());
-        OutputHeaders.put(headers, OutputHeaders.TASK_ID, outcome.getTaskId());
-        OutputHeaders.put(headers, OutputHeaders.RESULT_ID, outcome.getResultId());
-        OutputHeaders.put(headers, OutputHeaders.ATTEMPT, Integer.toString(outcome.getAttempt()));
+        OutputHeaders.put(headers, HeaderNames.TASK_ID, outcome.getTaskId());
+        OutputHeaders.put(headers, HeaderNames.RESULT_ID, outcome.getResultId());
+        OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(outcome.getAttempt()));
         OutputHeaders.origin(headers, context.recordMetadata().orElse(null));
         context.forward(record.withHeaders(headers));
     }

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.OutputHeaders;
 import org.apache.kafka.common.header.Headers;
@@ -26,10 +27,10 @@ public final class RetryRequests implements FixedKeyProcessor<String, Classified
     public void process(FixedKeyRecord<String, ClassifiedOutcome> record) {
         RetryRequest retry = Decisions.retryRequest(record.value(), tiers);
         Headers headers = OutputHeaders.copy(record.headers());
-        OutputHeaders.put(headers, OutputHeaders.TASK_ID, retry.getTaskId());
-        OutputHeaders.put(headers, OutputHeaders.RESULT_ID, retry.getResultId());
-        OutputHeaders.put(headers, OutputHeaders.ATTEMPT, Integer.toString(retry.getNextAttempt()));
-        OutputHeaders.put(headers, OutputHeaders.DUE_AT, retry.getDueAt().toString());
+        OutputHeaders.put(headers, HeaderNames.TASK_ID, retry.getTaskId());
+        OutputHeaders.put(headers, HeaderNames.RESULT_ID, retry.getResultId());
+        OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(retry.getNextAttempt()));
+        OutputHeaders.put(headers, HeaderNames.DUE_AT, retry.getDueAt().toString());
         OutputHeaders.origin(headers, context.recordMetadata().orElse(null));
         context.forward(record.withValue(retry).withHeaders(headers));
     }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.HeaderNames;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Locale;
@@ -83,7 +84,7 @@ public final class AgentResultNormalizer {
 
     /** The dialect named by the header, else the one the shape matches. */
     static Dialect dialectOf(JsonFields root, RecordContext context) {
-        String named = context.header(RecordContext.DIALECT);
+        String named = context.header(HeaderNames.DIALECT);
         if (named != null) {
             return dialectNamed(named);
         }
@@ -126,12 +127,12 @@ public final class AgentResultNormalizer {
         String agentId = result.hasAgentId() ? result.getAgentId() : text(root, "agentId", "agent_id");
         return result
                 .setResultId(context.resultId(text(root, "resultId", "result_id")))
-                .setAgentId(context.fieldOrHeader(agentId, RecordContext.AGENT_ID, context.cloudEventSource(), "source",
+                .setAgentId(context.fieldOrHeader(agentId, HeaderNames.AGENT_ID, context.cloudEventSource(), "source",
                         "agent id"))
-                .setTaskId(context.fieldHeaderOrKey(text(root, "taskId", "task_id"), RecordContext.TASK_ID,
+                .setTaskId(context.fieldHeaderOrKey(text(root, "taskId", "task_id"), HeaderNames.TASK_ID,
                         context.cloudEventSubject(), "subject", "task id"))
-                .setJobId(context.fieldOrHeaderOrNull(text(root, "jobId", "job_id"), RecordContext.JOB_ID))
-                .setNodeId(context.fieldOrHeaderOrNull(text(root, "nodeId", "node_id"), RecordContext.NODE_ID))
+                .setJobId(context.fieldOrHeaderOrNull(text(root, "jobId", "job_id"), HeaderNames.JOB_ID))
+                .setNodeId(context.fieldOrHeaderOrNull(text(root, "nodeId", "node_id"), HeaderNames.NODE_ID))
                 .setAttempt(context.attempt(root.smallCount("attempt")))
                 .setRecordTimestamp(context.timestamp());
     }

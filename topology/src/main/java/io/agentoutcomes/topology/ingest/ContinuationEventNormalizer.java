@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.ContinuationDecision;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.ContinuationEvaluation;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.StopReason;
 import java.util.Arrays;
 import java.util.Locale;
@@ -38,7 +39,7 @@ public final class ContinuationEventNormalizer {
         }
         String decision = root.text("decision");
         return ContinuationEvaluated.newBuilder()
-                .setAgentId(context.fieldHeaderOrKey(root.text("agentId"), RecordContext.AGENT_ID, context.cloudEventSource(),
+                .setAgentId(context.fieldHeaderOrKey(root.text("agentId"), HeaderNames.AGENT_ID, context.cloudEventSource(),
                         "source", "agentId"))
                 .setParentAgentId(root.text("parentAgentId"))
                 .setStep(step)

@@ -4,6 +4,7 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNKNOW
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import java.util.Locale;
@@ -41,8 +42,8 @@ public final class NodeFinishedNormalizer {
         String nodeId = first(payload.text("node_id"), root.text("node_id"));
         Integer attempt = payload.smallCount("attempt");
         return NodeFinished.newBuilder()
-                .setJobId(context.fieldHeaderOrKey(jobId, RecordContext.JOB_ID, context.cloudEventSubject(), "subject", "job_id"))
-                .setNodeId(context.fieldOrHeader(nodeId, RecordContext.NODE_ID, "node_id"))
+                .setJobId(context.fieldHeaderOrKey(jobId, HeaderNames.JOB_ID, context.cloudEventSubject(), "subject", "job_id"))
+                .setNodeId(context.fieldOrHeader(nodeId, HeaderNames.NODE_ID, "node_id"))
                 .setPayloadResults(payload.jsonText("payload_results"))
                 .setTraceSpanId(payload.text("trace_span_id"))
                 .setParentSpanId(payload.text("parent_span_id"))

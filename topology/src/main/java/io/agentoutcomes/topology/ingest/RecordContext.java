@@ -4,6 +4,7 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSIN
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
+import io.agentoutcomes.avro.HeaderNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.kafka.common.header.Header;
@@ -20,14 +21,6 @@ import org.apache.kafka.common.header.Headers;
  */
 public record RecordContext(String key, Headers headers, String topic, int partition, long offset, Instant timestamp,
                             CloudEvent cloudEvent) {
-    public static final String AGENT_ID = "agent-id";
-    public static final String TASK_ID = "task-id";
-    public static final String JOB_ID = "job-id";
-    public static final String NODE_ID = "node-id";
-    public static final String ATTEMPT = "attempt";
-    public static final String RESULT_ID = "result-id";
-    public static final String DIALECT = "dialect";
-
     /** A record not wrapped in a CloudEvent. */
     public RecordContext(String key, Headers headers, String topic, int partition, long offset, Instant timestamp) {
         this(key, headers, topic, partition, offset, timestamp, null);
@@ -112,7 +105,7 @@ public record RecordContext(String key, Headers headers, String topic, int parti
         if (fieldValue != null) {
             return fieldValue;
         }
-        String fromHeader = header(ATTEMPT);
+        String fromHeader = header(HeaderNames.ATTEMPT);
         if (fromHeader == null) {
             return 0;
         }
@@ -133,7 +126,7 @@ public record RecordContext(String key, Headers headers, String topic, int parti
      * when the record is processed again.
      */
     String resultId(String fieldValue) {
-        String explicit = fieldHeaderOrCloudEvent(fieldValue, RESULT_ID, cloudEventId());
+        String explicit = fieldHeaderOrCloudEvent(fieldValue, HeaderNames.RESULT_ID, cloudEventId());
         return explicit != null ? explicit : topic + "/" + partition + "/" + offset;
     }
 }

@@ -1,0 +1,28 @@
+package io.agentoutcomes.avro;
+
+/**
+ * The record headers of the contract (docs/topics.md#headers), named once for the publisher, the pipeline and its
+ * consumers. Values are UTF-8 text. Beside these, every input header (W3C {@code traceparent} and {@code tracestate}
+ * among them) is carried to what the pipeline writes.
+ */
+public final class HeaderNames {
+    /** Identity a record's value may lack: the pipeline reads it from these first, then from a CloudEvent, then the key. */
+    public static final String AGENT_ID = "agent-id";
+    public static final String TASK_ID = "task-id";
+    public static final String JOB_ID = "job-id";
+    public static final String NODE_ID = "node-id";
+    /** In: the attempt a result is of. On {@code retry-ready}: the attempt to run next; on {@code dead-letter}: the one that stopped. */
+    public static final String ATTEMPT = "attempt";
+    public static final String RESULT_ID = "result-id";
+    /** {@code vat-envelope}, {@code flatagents} or {@code review-agent}: a JSON record's dialect, skipping shape detection. */
+    public static final String DIALECT = "dialect";
+    /** On {@code retry-ready}: when the retry was due, ISO-8601 UTC. */
+    public static final String DUE_AT = "due-at";
+    /** Where the record first entered the pipeline: its input topic, partition and offset. */
+    public static final String ORIGIN_TOPIC = "origin-topic";
+    public static final String ORIGIN_PARTITION = "origin-partition";
+    public static final String ORIGIN_OFFSET = "origin-offset";
+
+    private HeaderNames() {
+    }
+}
