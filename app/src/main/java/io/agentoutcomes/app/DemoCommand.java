@@ -20,7 +20,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.streams.KafkaStreams;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,13 +58,8 @@ final class DemoCommand implements Callable<Integer> {
         options.properties.putIfAbsent("backoff.cap.ms", DEMO_BACKOFF_CAP_MS);
         AppConfig config = options.load(System.getenv());
         PrintWriter out = spec.commandLine().getOut();
-        AgentOutcomesService service = AgentOutcomesService.start(config);
-        CompletableFuture<Throwable> stopped = new CompletableFuture<>();
-        service.fatalError().whenComplete((cause, ignored) -> stopped.complete(cause));
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stopped.complete(null);
-            service.close();
-        }, "agent-outcomes-demo-shutdown"));
+        ServiceProcess process = ServiceProcess.start(config);
+        AgentOutcomesService service = process.service();
         out.println("agent-outcomes demo: the service is starting");
         out.println("  Kafka bootstrap servers : " + service.bootstrapServers() + (config.embeddedKafka() ? " (embedded)" : ""));
         out.println("  Schema registry         : " + service.schemaRegistryUrl() + (config.embeddedRegistry() ? " (embedded)" : ""));
@@ -89,14 +83,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         out.println("The service keeps running for the dashboard: " + service.httpUrl() + "/ . Ctrl-C stops it.");
         out.flush();
-        Throwable cause = stopped.get();
-        if (cause == null) {
-            return 0;
-        }
-        spec.commandLine().getErr().println("agent-outcomes: fatal error, stopping (exit status "
-                + RunCommand.FATAL_EXIT + "): " + cause);
-        service.close();
-        return RunCommand.FATAL_EXIT;
+        return process.awaitStop(spec.commandLine().getErr());
     }
 
     /** The client settings of a fleet against this service. */
