@@ -5,6 +5,7 @@ import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.StreamsMetricsBinding;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StoreTopics;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
@@ -154,7 +155,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
         RestoreTracker restores = new RestoreTracker();
         streams.setGlobalStateRestoreListener(restores);
-        http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores);
+        http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores,
+                StoreTopics.of(topology.describe(), config.applicationId()));
         streams.start();
     }
 

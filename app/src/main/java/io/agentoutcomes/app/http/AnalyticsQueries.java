@@ -11,10 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -78,13 +76,15 @@ public final class AnalyticsQueries {
         return local(size);
     }
 
+    /** Every partition assigned to this instance, read by number: one still opening makes the answer unavailable. */
     private List<AgentMetrics> local(WindowSize size) {
         List<AgentMetrics> found = new ArrayList<>();
         try {
-            ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.streams().store(StoreQueryParameters.fromNameAndType(
-                    AnalyticsTopology.WINDOWS_STORE, QueryableStoreTypes.keyValueStore()));
-            try (KeyValueIterator<String, AgentMetrics> range = store.range(size.label() + "|", size.label() + "|~")) {
-                range.forEachRemaining(entry -> found.add(entry.value));
+            for (int partition : fanOut.localPartitions(AnalyticsTopology.WINDOWS_STORE)) {
+                ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.partition(AnalyticsTopology.WINDOWS_STORE, partition);
+                try (KeyValueIterator<String, AgentMetrics> range = store.range(size.label() + "|", size.label() + "|~")) {
+                    range.forEachRemaining(entry -> found.add(entry.value));
+                }
             }
         } catch (InvalidStateStoreException e) {
             throw new QueryUnavailable("the analytics partitions of this instance are moving");

@@ -13,6 +13,7 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -80,8 +81,8 @@ public final class HttpApiServer implements AutoCloseable {
 
     /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets,
-                       RestoreTracker restores) {
-        QueryFanOut fanOut = new QueryFanOut(streams, self, restores);
+                       RestoreTracker restores, Map<String, Set<String>> storeTopics) {
+        QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
         this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(fanOut), analytics), metrics,
                 new DomainMeters(metrics, analytics::localTotals, maxLabelSets), new RetryScheduleMeters(metrics, streams));

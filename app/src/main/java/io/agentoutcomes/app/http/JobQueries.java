@@ -6,20 +6,13 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.query.QueryResult;
-import org.apache.kafka.streams.query.RangeQuery;
-import org.apache.kafka.streams.query.StateQueryRequest;
-import org.apache.kafka.streams.query.StateQueryResult;
-import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
@@ -52,11 +45,9 @@ public final class JobQueries {
     private static final Pattern CURSOR = Pattern.compile("\\d{19}\\|.+");
 
     private final QueryFanOut fanOut;
-    private final KafkaStreams streams;
 
     public JobQueries(QueryFanOut fanOut) {
         this.fanOut = fanOut;
-        this.streams = fanOut.streams();
     }
 
     /**
@@ -67,15 +58,17 @@ public final class JobQueries {
      */
     public Answer job(String jobId, String path, boolean forwarded) {
         try {
-            Optional<HostInfo> owner = fanOut.ownerOf(ReplayTopology.STORE, jobId, Serdes.String().serializer());
-            if (owner.isEmpty()) {
-                JobReplayState state = localStore().get(jobId);
+            QueryFanOut.Owner owner = fanOut.ownerOf(ReplayTopology.STORE, jobId, Serdes.String().serializer());
+            if (owner.remote().isEmpty()) {
+                // The job's own partition: a job not found there is not found, not merely in a partition still opening.
+                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayTopology.STORE, owner.partition())
+                        .get(jobId);
                 return state == null ? new NotFound(jobId) : new Found(state);
             }
             if (forwarded) {
                 return new Unavailable("the job's partition moved while the request was forwarded");
             }
-            QueryFanOut.Relayed relayed = fanOut.forward(owner.get(), path);
+            QueryFanOut.Relayed relayed = fanOut.forward(owner.remote().get(), path);
             return new Relayed(relayed.status(), relayed.body());
         } catch (InvalidStateStoreException e) {
             return new Unavailable("the job's partition is moving: " + e.getMessage());
@@ -121,41 +114,39 @@ public final class JobQueries {
         return ReplayTopology.recentKey(job.getUpdatedAt(), job.getJobId());
     }
 
-    /** Each local partition's index is in key order; its first {@code limit} entries after the cursor suffice. */
+    /**
+     * Each local partition's index is in key order; its first {@code limit} entries after the cursor suffice. Every
+     * partition assigned to this instance is read by number, so one still opening makes the answer unavailable
+     * instead of leaving its jobs out.
+     */
     private List<JobReplayState> localRecentJobs(int limit, String after) {
         fanOut.requireReady();
-        RangeQuery<String, String> range = after == null ? RangeQuery.withNoBounds()
-                : RangeQuery.withLowerBound(after + '\0');
-        StateQueryResult<KeyValueIterator<String, String>> result = streams.query(
-                StateQueryRequest.inStore(ReplayTopology.RECENT_STORE).withQuery(range).requireActive());
         List<String> keys = new ArrayList<>();
-        for (QueryResult<KeyValueIterator<String, String>> partition : result.getPartitionResults().values()) {
-            if (!partition.isSuccess()) {
-                throw new QueryUnavailable("a job partition of this instance is moving: " + partition.getFailureReason());
-            }
-            try (KeyValueIterator<String, String> entries = partition.getResult()) {
-                for (int i = 0; i < limit && entries.hasNext(); i++) {
-                    keys.add(entries.next().key);
+        Map<String, Integer> partitionOf = new HashMap<>();
+        try {
+            for (int partition : fanOut.localPartitions(ReplayTopology.RECENT_STORE)) {
+                ReadOnlyKeyValueStore<String, String> recent = fanOut.partition(ReplayTopology.RECENT_STORE, partition);
+                try (KeyValueIterator<String, String> entries = after == null ? recent.all()
+                        : recent.range(after + '\0', null)) {
+                    for (int i = 0; i < limit && entries.hasNext(); i++) {
+                        String key = entries.next().key;
+                        keys.add(key);
+                        partitionOf.put(key, partition);
+                    }
                 }
             }
-        }
-        keys.sort(null);
-        List<JobReplayState> jobs = new ArrayList<>();
-        try {
-            ReadOnlyKeyValueStore<String, JobReplayState> states = localStore();
+            keys.sort(null);
+            List<JobReplayState> jobs = new ArrayList<>();
             for (String key : keys.subList(0, Math.min(limit, keys.size()))) {
-                JobReplayState state = states.get(ReplayTopology.jobIdOfRecentKey(key));
+                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayTopology.STORE, partitionOf.get(key))
+                        .get(ReplayTopology.jobIdOfRecentKey(key));
                 if (state != null) {
                     jobs.add(state);
                 }
             }
+            return jobs;
         } catch (InvalidStateStoreException e) {
             throw new QueryUnavailable("a job partition of this instance is moving");
         }
-        return jobs;
-    }
-
-    private ReadOnlyKeyValueStore<String, JobReplayState> localStore() {
-        return streams.store(StoreQueryParameters.fromNameAndType(ReplayTopology.STORE, QueryableStoreTypes.keyValueStore()));
     }
 }

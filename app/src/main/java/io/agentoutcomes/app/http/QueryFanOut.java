@@ -9,15 +9,21 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Interactive queries across the instances of the application, for every store: the answer is complete or not given
@@ -39,15 +45,22 @@ public final class QueryFanOut {
     public record Relayed(int status, String body) {
     }
 
+    /** Where a key lives: the instance holding its partition (empty: this one), and the partition. */
+    public record Owner(Optional<HostInfo> remote, int partition) {
+    }
+
     private final KafkaStreams streams;
     private final HostInfo self;
     private final RestoreTracker restores;
+    private final Map<String, Set<String>> storeTopics;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-    public QueryFanOut(KafkaStreams streams, HostInfo self, RestoreTracker restores) {
+    /** @param storeTopics each store's source topics ({@link io.agentoutcomes.app.kafka.StoreTopics}) */
+    public QueryFanOut(KafkaStreams streams, HostInfo self, RestoreTracker restores, Map<String, Set<String>> storeTopics) {
         this.streams = streams;
         this.self = self;
         this.restores = restores;
+        this.storeTopics = storeTopics;
     }
 
     public KafkaStreams streams() {
@@ -85,10 +98,10 @@ public final class QueryFanOut {
     }
 
     /**
-     * The instance holding a key of a store: empty when it is this one; {@link QueryUnavailable} while no instance
-     * holds the key's partition (a rebalance).
+     * The instance holding a key of a store (empty when it is this one) and the key's partition; {@link QueryUnavailable}
+     * while no instance holds the key's partition (a rebalance).
      */
-    public <K> Optional<HostInfo> ownerOf(String store, K key, Serializer<K> keySerializer) {
+    public <K> Owner ownerOf(String store, K key, Serializer<K> keySerializer) {
         if (streams.state() != KafkaStreams.State.RUNNING) {
             throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
         }
@@ -96,7 +109,41 @@ public final class QueryFanOut {
         if (metadata == null || metadata.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
             throw new QueryUnavailable("no instance holds the partition yet");
         }
-        return metadata.activeHost().equals(self) ? Optional.empty() : Optional.of(metadata.activeHost());
+        return new Owner(metadata.activeHost().equals(self) ? Optional.empty() : Optional.of(metadata.activeHost()),
+                metadata.partition());
+    }
+
+    /**
+     * The partitions of a store the group assigned to this instance, as active ones. A partition just assigned is in
+     * it before its task is open for queries: reading each of these partitions by number ({@link #partition}) fails
+     * until then, where reading the store as a whole would leave the partition out.
+     */
+    public Set<Integer> localPartitions(String store) {
+        Set<String> topics = storeTopics.getOrDefault(store, Set.of());
+        Set<Integer> partitions = new TreeSet<>();
+        try {
+            for (StreamsMetadata instance : streams.streamsMetadataForStore(store)) {
+                if (instance.hostInfo().equals(self)) {
+                    instance.topicPartitions().stream().filter(tp -> topics.contains(tp.topic()))
+                            .forEach(tp -> partitions.add(tp.partition()));
+                }
+            }
+        } catch (InvalidStateStoreException e) {
+            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
+        }
+        return partitions;
+    }
+
+    /** One partition of a key-value store of this instance; {@link QueryUnavailable} until its task is open here. */
+    public <K, V> ReadOnlyKeyValueStore<K, V> partition(String store, int partition) {
+        ReadOnlyKeyValueStore<K, V> view = streams.store(StoreQueryParameters.fromNameAndType(store,
+                QueryableStoreTypes.<K, V>keyValueStore()).withPartition(partition));
+        try {
+            view.approximateNumEntries();
+        } catch (InvalidStateStoreException e) {
+            throw new QueryUnavailable("partition " + partition + " of " + store + " is not open on this instance yet");
+        }
+        return view;
     }
 
     /** Relays a request (path and query) to another instance, marked {@value #FORWARDED}. */
