@@ -137,8 +137,10 @@ public final class JobQueries {
             }
             keys.sort(null);
             List<JobReplayState> jobs = new ArrayList<>();
+            Map<Integer, ReadOnlyKeyValueStore<String, JobReplayState>> states = new HashMap<>();
             for (String key : keys.subList(0, Math.min(limit, keys.size()))) {
-                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayTopology.STORE, partitionOf.get(key))
+                JobReplayState state = states.computeIfAbsent(partitionOf.get(key),
+                                partition -> fanOut.partition(ReplayTopology.STORE, partition))
                         .get(ReplayTopology.jobIdOfRecentKey(key));
                 if (state != null) {
                     jobs.add(state);

@@ -63,9 +63,6 @@ public final class QueryFanOut {
         this.storeTopics = storeTopics;
     }
 
-    public KafkaStreams streams() {
-        return streams;
-    }
 
     /** Unless this instance is RUNNING with every store restored, {@link QueryUnavailable} saying why. */
     public void requireReady() {
