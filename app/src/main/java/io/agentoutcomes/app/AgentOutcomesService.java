@@ -37,6 +37,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -242,6 +244,11 @@ public final class AgentOutcomesService implements AutoCloseable {
 
     public KafkaStreams.State streamsState() {
         return streams.state();
+    }
+
+    /** Kafka Streams' metrics and those of its clients (for the benchmarks; {@code /metrics} serves them to others). */
+    public Map<MetricName, ? extends Metric> streamsMetrics() {
+        return streams.metrics();
     }
 
     /** Closes everything that started, last started first. Safe to call more than once. */

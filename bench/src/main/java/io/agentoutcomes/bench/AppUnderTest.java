@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.nio.file.Path;
@@ -17,6 +18,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.function.Supplier;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -24,6 +27,9 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 
 /** A Kafka Streams application a round runs: the full pipeline, or a byte-array passthrough on the same broker. */
 interface AppUnderTest extends AutoCloseable {
@@ -36,6 +42,17 @@ interface AppUnderTest extends AutoCloseable {
     }
 
     KafkaStreams.State state();
+
+    /** Kafka Streams' metrics and its clients'. */
+    Map<MetricName, ? extends Metric> metrics();
+
+    /** A Kafka Streams metric's value: summed over its instances (stream threads, producers) whose tags match. */
+    default double metric(String group, String name) {
+        return metrics().entrySet().stream()
+                .filter(e -> e.getKey().group().equals(group) && e.getKey().name().equals(name))
+                .mapToDouble(e -> e.getValue().metricValue() instanceof Number n ? n.doubleValue() : 0)
+                .filter(Double::isFinite).sum();
+    }
 
     /** Waits until Kafka Streams is RUNNING; fails on ERROR or after {@code timeout}. */
     default void awaitRunning(Duration timeout) throws InterruptedException {
@@ -63,7 +80,7 @@ interface AppUnderTest extends AutoCloseable {
                                  Map<String, String> settings) throws IOException {
         AgentOutcomesService service = AgentOutcomesService.start(pipelineConfig(cluster, applicationId, topicPrefix, partitions,
                 dataDir, settings));
-        return new Running(applicationId, service::streamsState, service::close);
+        return new Running(applicationId, service::streamsState, service::streamsMetrics, service::close);
     }
 
     /**
@@ -106,25 +123,107 @@ interface AppUnderTest extends AutoCloseable {
      */
     static AppUnderTest passthrough(BenchCluster cluster, String applicationId, String from, String to, Path stateDir,
                                     Map<String, String> settings) {
-        Properties props = new Properties();
-        props.putAll(settings);
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        Properties props = passthroughProperties(cluster, applicationId, stateDir, settings);
         StreamsBuilder builder = new StreamsBuilder();
         builder.stream(from, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(to, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         KafkaStreams streams = new KafkaStreams(builder.build(props), props);
         streams.start();
-        return new Running(applicationId, streams::state, () -> streams.close(Duration.ofSeconds(30)));
+        return new Running(applicationId, streams::state, streams::metrics, () -> streams.close(Duration.ofSeconds(30)));
+    }
+
+    /** A passthrough's Streams settings: exactly-once unless {@code settings} say otherwise. */
+    private static Properties passthroughProperties(BenchCluster cluster, String applicationId, Path stateDir,
+                                                    Map<String, String> settings) {
+        Properties props = new Properties();
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        props.putAll(settings);
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toAbsolutePath().toString());
+        return props;
+    }
+
+    /** How much an application writes per input record: what a matched passthrough copies. */
+    record WriteProfile(double recordsPerInput, double bytesPerInput, double partitionsPerTransaction) {
+    }
+
+    /**
+     * A byte passthrough that writes as much as {@code pipeline} does per input record: each input to {@code to}
+     * as it is, plus filler records (of as many bytes as the pipeline writes beyond a copy of the input) spread
+     * over {@code extraTopics} (topics of {@code partitions} partitions each, chosen so a transaction spans about as
+     * many partitions as the pipeline's). What the pipeline's own writes cost, with no work between.
+     */
+    static AppUnderTest matchedPassthrough(BenchCluster cluster, String applicationId, String from, String to,
+                                           List<String> extraTopics, Path stateDir, Map<String, String> settings,
+                                           WriteProfile pipeline, WriteProfile plain) {
+        Properties props = passthroughProperties(cluster, applicationId, stateDir, settings);
+        double extraPerInput = Math.max(0, pipeline.recordsPerInput() - plain.recordsPerInput());
+        int fillerBytes = extraPerInput == 0 ? 0 : (int) Math.max(0,
+                (pipeline.bytesPerInput() - plain.bytesPerInput()) / extraPerInput);
+        Topology topology = new Topology();
+        topology.addSource("in", Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(), from);
+        topology.addProcessor("fan-out", () -> new MatchedFanOut(extraPerInput, fillerBytes, extraTopics.size()), "in");
+        topology.addSink("out", to, Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer(), "fan-out");
+        for (int i = 0; i < extraTopics.size(); i++) {
+            topology.addSink("extra-" + i, extraTopics.get(i), Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer(),
+                    "fan-out");
+        }
+        KafkaStreams streams = new KafkaStreams(topology, props);
+        streams.start();
+        return new Running(applicationId, streams::state, streams::metrics, () -> streams.close(Duration.ofSeconds(30)));
+    }
+
+    /** How many filler topics make a transaction span about as many partitions as the pipeline's. */
+    static int extraTopicsFor(WriteProfile pipeline, WriteProfile plain, int partitions) {
+        return (int) Math.max(0, Math.round((pipeline.partitionsPerTransaction() - plain.partitionsPerTransaction()) / partitions));
+    }
+
+    /** The matched passthrough's one processor: each input on, then its share of filler records. */
+    final class MatchedFanOut implements Processor<byte[], byte[], byte[], byte[]> {
+        private final double extraPerInput;
+        private final byte[] filler;
+        private final int extraTopics;
+        private ProcessorContext<byte[], byte[]> context;
+        private double credit;
+        private long sent;
+
+        MatchedFanOut(double extraPerInput, int fillerBytes, int extraTopics) {
+            this.extraPerInput = extraPerInput;
+            this.filler = new byte[fillerBytes];
+            this.extraTopics = extraTopics;
+        }
+
+        @Override
+        public void init(ProcessorContext<byte[], byte[]> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(Record<byte[], byte[]> record) {
+            context.forward(record, "out");
+            credit += extraPerInput;
+            while (credit >= 1) {
+                credit -= 1;
+                sent++;
+                byte[] key = ByteBuffer.allocate(Long.BYTES).putLong(sent).array();
+                String child = extraTopics == 0 ? "out" : "extra-" + (int) (sent % extraTopics);
+                context.forward(record.withKey(key).withValue(filler), child);
+            }
+        }
     }
 
     /** A started application: its id, where its state is read, how it is closed. */
-    record Running(String applicationId, Supplier<KafkaStreams.State> stateSource, Runnable closer) implements AppUnderTest {
+    record Running(String applicationId, Supplier<KafkaStreams.State> stateSource,
+                   Supplier<Map<MetricName, ? extends Metric>> metricsSource, Runnable closer) implements AppUnderTest {
         @Override
         public KafkaStreams.State state() {
             return stateSource.get();
+        }
+
+        @Override
+        public Map<MetricName, ? extends Metric> metrics() {
+            return metricsSource.get();
         }
 
         @Override

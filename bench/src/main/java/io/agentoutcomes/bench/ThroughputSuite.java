@@ -6,11 +6,14 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -52,6 +55,18 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
             + "service settings such as policy.* reach the pipeline only).")
     Map<String, String> settings = new HashMap<>();
 
+    @Option(names = "--guarantees", split = ",", description = "processing.guarantee of all applications: exactly_once_v2 and/or "
+            + "at_least_once (default: ${DEFAULT-VALUE}).")
+    List<String> guarantees = new ArrayList<>(List.of(StreamsConfig.EXACTLY_ONCE_V2));
+
+    @Option(names = "--commit-intervals", split = ",", description = "commit.interval.ms of all applications, one variant each "
+            + "(default: each application's own default).")
+    List<Long> commitIntervals = new ArrayList<>();
+
+    @Option(names = "--matched", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also run a passthrough that writes as much per input as the pipeline (default: on).")
+    boolean matched = true;
+
     @Option(names = "--profile", arity = "0..1", fallbackValue = "throughput.jfr",
             description = "Record a JFR profile of the measured rounds into this file (default name: ${FALLBACK-VALUE}) and print "
                     + "the top frames of the pipeline's stream threads.")
@@ -60,18 +75,44 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
     @Option(names = "--top", description = "How many frames the profile summary lists (default: ${DEFAULT-VALUE}).")
     int top = 25;
 
-    /** One application's figures of one round. */
-    record Round(double recordsPerSecond, double startupSeconds, double cpuSeconds, double streamThreadCpuSeconds,
-                 double seconds, long peakHeap) {
+    /**
+     * One application's figures of one round: its rate; the process's CPU time (all threads, broker included) and
+     * where it went; what the application wrote (records, bytes, transactions and the partitions each spanned); how
+     * long its stream threads were blocked in the producer's flush and transaction calls; the producer's retries.
+     */
+    record Round(long records, double recordsPerSecond, double startupSeconds, double cpuSeconds,
+                 double streamThreadCpuSeconds, double seconds, long peakHeap, Map<String, Long> cpuByGroup,
+                 AppUnderTest.WriteProfile writes, long transactions, double commitBlockedSeconds, long producerRetries) {
+        double cpuMicrosPerRecord() {
+            return cpuSeconds * 1e6 / records;
+        }
+
+        double groupMicrosPerRecord(String group) {
+            return cpuByGroup.getOrDefault(group, 0L) / 1e3 / records;
+        }
     }
 
-    /** What one variant measured. */
-    record Result(String variant, List<Round> passthrough, List<Round> pipeline) {
+    /** What one variant measured: the plain passthrough, the pipeline, the matched passthrough (may be empty). */
+    record Result(String variant, List<Round> passthrough, List<Round> pipeline, List<Round> matched) {
         List<Double> ratios() {
             return Measures.ratios(pipeline.stream().map(Round::recordsPerSecond).toList(),
                     passthrough.stream().map(Round::recordsPerSecond).toList());
         }
+
+        List<Double> matchedRatios() {
+            return Measures.ratios(pipeline.stream().map(Round::recordsPerSecond).toList(),
+                    matched.stream().map(Round::recordsPerSecond).toList());
+        }
     }
+
+    /** The groups of threads CPU time is reported by, in the order printed. */
+    static final String STREAM_THREADS = "stream threads";
+    static final String PRODUCER_IO = "producer I/O";
+    static final String APP_OTHER = "app, other";
+    static final String BROKER = "broker, registry";
+    static final String HARNESS = "harness";
+    static final List<String> CPU_GROUPS = List.of(STREAM_THREADS, PRODUCER_IO, APP_OTHER, BROKER, CpuBreakdown.JIT,
+            CpuBreakdown.GC, CpuBreakdown.ROCKSDB, HARNESS, CpuBreakdown.JVM, CpuBreakdown.OTHER);
 
     @Override
     void applyQuick() {
@@ -89,6 +130,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
         List<Result> results = new ArrayList<>();
         JfrProfile jfr = null;
         int variantNo = 0;
+        List<Long> intervals = commitIntervals.isEmpty() ? Collections.singletonList(null) : commitIntervals;
         try {
             for (String inputLabel : inputs) {
                 Workload.Input input = Workload.Input.of(inputLabel);
@@ -96,9 +138,11 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
                     String prefix = "bench-" + System.currentTimeMillis() % 100_000 + "-" + (++variantNo) + ".";
                     String inputTopic = prefix + (input.json() ? Topics.AGENT_RESULTS_JSON : Topics.AGENT_RESULTS);
                     String passthroughOut = prefix + "passthrough-out";
+                    String matchedOut = prefix + "matched-out";
                     TopicProvisioner.ensure(cluster.clientConfig(), List.of(
                             new TopicProvisioner.TopicSpec(inputTopic, partitions, Topics.Cleanup.DELETE),
                             new TopicProvisioner.TopicSpec(passthroughOut, partitions, Topics.Cleanup.DELETE),
+                            new TopicProvisioner.TopicSpec(matchedOut, partitions, Topics.Cleanup.DELETE),
                             // the pipeline's output: created here so that the counter can be opened before the service starts
                             new TopicProvisioner.TopicSpec(prefix + Topics.OUTCOMES_CLASSIFIED, partitions, Topics.Cleanup.DELETE)),
                             (short) -1);
@@ -109,49 +153,29 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
                     for (String analyticsSetting : analytics) {
                         boolean analyticsOn = onOff(analyticsSetting);
                         for (int threadCount : threads) {
-                            String variant = String.format(Locale.ROOT, "%s, analytics %s, %d thread%s, %,d tasks", input,
-                                    analyticsOn ? "on" : "off", threadCount, threadCount == 1 ? "" : "s", taskCount);
-                            List<Round> pass = new ArrayList<>();
-                            List<Round> pipe = new ArrayList<>();
-                            for (int round = 1 - warmupRounds; round <= rounds; round++) {
-                                String tag = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount + "-r" + (round + warmupRounds);
-                                String roundPrefix = pipelinePrefix(prefix, input, tag);
-                                AppUnderTest.createPipelineTopics(cluster, prefix + "pipeline-" + tag, roundPrefix, partitions,
-                                        pipelineSettings(threadCount, analyticsOn));
-                                if (!roundPrefix.equals(prefix)) {
-                                    // JSON in: the pipeline writes the canonical records to its own agent-results, which a
-                                    // later round must not read again; so each round has its own topics and its own copy
-                                    // of the input, loaded before it starts (not timed).
-                                    Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(),
-                                            roundPrefix + Topics.AGENT_RESULTS_JSON, input, records, taskCount);
+                            for (String guarantee : guarantees) {
+                                for (Long interval : intervals) {
+                                    Map<String, String> both = new HashMap<>(settings);
+                                    both.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(threadCount));
+                                    both.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+                                    if (interval != null) {
+                                        both.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, String.valueOf(interval));
+                                    }
+                                    both.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, WriteCounting.Supplier.class.getName());
+                                    String variant = String.format(Locale.ROOT, "%s, analytics %s, %d thread%s, %,d tasks%s%s",
+                                            input, analyticsOn ? "on" : "off", threadCount, threadCount == 1 ? "" : "s", taskCount,
+                                            guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "" : ", " + guarantee,
+                                            interval == null ? "" : ", commit " + interval + " ms");
+                                    String tagBase = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount
+                                            + (guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "e" : "l") + (interval == null ? "" : "c" + interval);
+                                    Variant v = new Variant(variant, tagBase, prefix, input, taskCount, inputTopic, passthroughOut,
+                                            matchedOut, both, pipelineSettings(both, analyticsOn));
+                                    if (profile != null && jfr == null && rounds > 0) {
+                                        jfr = JfrProfile.start(profile);
+                                    }
+                                    results.add(runVariant(cluster, v, out));
                                 }
                             }
-                            for (int round = 1 - warmupRounds; round <= rounds; round++) {
-                                if (round == 1 && profile != null && jfr == null) {
-                                    jfr = JfrProfile.start(profile);
-                                }
-                                String tag = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount + "-r" + (round + warmupRounds);
-                                Map<String, String> both = new HashMap<>(settings);
-                                both.put("num.stream.threads", String.valueOf(threadCount));
-                                Map<String, String> pipelineSettings = pipelineSettings(threadCount, analyticsOn);
-                                Round p = measure(cluster, passthroughOut, () -> AppUnderTest.passthrough(cluster,
-                                        prefix + "passthrough-" + tag, inputTopic, passthroughOut,
-                                        cluster.dir().resolve(prefix + "passthrough-" + tag), both));
-                                String roundPrefix = pipelinePrefix(prefix, input, tag);
-                                Round q = measure(cluster, roundPrefix + Topics.OUTCOMES_CLASSIFIED, () -> AppUnderTest.pipeline(cluster,
-                                        prefix + "pipeline-" + tag, roundPrefix, partitions,
-                                        cluster.dir().resolve(prefix + "pipeline-" + tag), pipelineSettings));
-                                out.printf(Locale.ROOT, "%s | %s | passthrough %,8.0f rec/s | pipeline %,8.0f rec/s | ratio %.2f"
-                                                + " | pipeline: %.1f s, CPU %.1f s (stream threads %.1f s), peak heap %s, startup %.1f s%n",
-                                        variant, round <= 0 ? "warm-up" : "round " + round, p.recordsPerSecond(),
-                                        q.recordsPerSecond(), q.recordsPerSecond() / p.recordsPerSecond(), q.seconds(),
-                                        q.cpuSeconds(), q.streamThreadCpuSeconds(), Measures.mib(q.peakHeap()), q.startupSeconds());
-                                if (round > 0) {
-                                    pass.add(p);
-                                    pipe.add(q);
-                                }
-                            }
-                            results.add(new Result(variant, pass, pipe));
                         }
                     }
                 }
@@ -171,49 +195,208 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
         return results;
     }
 
-    private Map<String, String> pipelineSettings(int threadCount, boolean analyticsOn) {
-        Map<String, String> pipeline = new HashMap<>(settings);
-        pipeline.put("num.stream.threads", String.valueOf(threadCount));
+    /** One variant's settings and topics. */
+    private record Variant(String label, String tagBase, String prefix, Workload.Input input, long taskCount, String inputTopic,
+                           String passthroughOut, String matchedOut, Map<String, String> both, Map<String, String> pipeline) {
+    }
+
+    private Result runVariant(BenchCluster cluster, Variant v, PrintStream out) throws Exception {
+        for (int round = 1 - warmupRounds; round <= rounds; round++) {
+            String tag = v.tagBase() + "-r" + (round + warmupRounds);
+            String roundPrefix = pipelinePrefix(v.prefix(), v.input(), tag);
+            AppUnderTest.createPipelineTopics(cluster, v.prefix() + "pipeline-" + tag, roundPrefix, partitions, v.pipeline());
+            if (!roundPrefix.equals(v.prefix())) {
+                // JSON in: the pipeline writes the canonical records to its own agent-results, which a later round must
+                // not read again; so each round has its own topics and its own copy of the input, loaded before it
+                // starts (not timed).
+                Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), roundPrefix + Topics.AGENT_RESULTS_JSON,
+                        v.input(), records, v.taskCount());
+            }
+        }
+        List<Round> pass = new ArrayList<>();
+        List<Round> pipe = new ArrayList<>();
+        List<Round> match = new ArrayList<>();
+        for (int round = 1 - warmupRounds; round <= rounds; round++) {
+            String tag = v.tagBase() + "-r" + (round + warmupRounds);
+            String passId = v.prefix() + "passthrough-" + tag;
+            Round p = measure(cluster, v.passthroughOut(), passId, () -> AppUnderTest.passthrough(cluster, passId,
+                    v.inputTopic(), v.passthroughOut(), cluster.dir().resolve(passId), v.both()));
+            String roundPrefix = pipelinePrefix(v.prefix(), v.input(), tag);
+            String pipeId = v.prefix() + "pipeline-" + tag;
+            Round q = measure(cluster, roundPrefix + Topics.OUTCOMES_CLASSIFIED, pipeId, () -> AppUnderTest.pipeline(cluster,
+                    pipeId, roundPrefix, partitions, cluster.dir().resolve(pipeId), v.pipeline()));
+            Round m = null;
+            if (matched) {
+                String matchId = v.prefix() + "matched-" + tag;
+                int extra = AppUnderTest.extraTopicsFor(q.writes(), p.writes(), partitions);
+                List<String> extraTopics = new ArrayList<>();
+                for (int i = 0; i < extra; i++) {
+                    extraTopics.add(v.prefix() + "matched-extra-" + tag + "-" + i);
+                }
+                TopicProvisioner.ensure(cluster.clientConfig(), extraTopics.stream()
+                        .map(t -> new TopicProvisioner.TopicSpec(t, partitions, Topics.Cleanup.DELETE)).toList(), (short) -1);
+                Round pipeline = q;
+                m = measure(cluster, v.matchedOut(), matchId, () -> AppUnderTest.matchedPassthrough(cluster, matchId,
+                        v.inputTopic(), v.matchedOut(), extraTopics, cluster.dir().resolve(matchId), v.both(),
+                        pipeline.writes(), p.writes()));
+            }
+            out.printf(Locale.ROOT, "%s | %s | passthrough %,8.0f rec/s | pipeline %,8.0f rec/s | ratio %.2f%s"
+                            + " | pipeline: %.1f s, CPU %.1f s (stream threads %.1f s), peak heap %s, startup %.1f s%n",
+                    v.label(), round <= 0 ? "warm-up" : "round " + round, p.recordsPerSecond(), q.recordsPerSecond(),
+                    q.recordsPerSecond() / p.recordsPerSecond(),
+                    m == null ? "" : String.format(Locale.ROOT, " | matched %,8.0f rec/s (pipeline/matched %.2f)",
+                            m.recordsPerSecond(), q.recordsPerSecond() / m.recordsPerSecond()),
+                    q.seconds(), q.cpuSeconds(), q.streamThreadCpuSeconds(), Measures.mib(q.peakHeap()), q.startupSeconds());
+            out.println("    CPU µs/record  passthrough: " + cpuLine(p) + "\n                   pipeline:    " + cpuLine(q)
+                    + (m == null ? "" : "\n                   matched:     " + cpuLine(m)));
+            out.println("    writes/input   passthrough: " + writesLine(p) + "\n                   pipeline:    " + writesLine(q)
+                    + (m == null ? "" : "\n                   matched:     " + writesLine(m)));
+            if (round > 0) {
+                pass.add(p);
+                pipe.add(q);
+                if (m != null) {
+                    match.add(m);
+                }
+            }
+        }
+        return new Result(v.label(), pass, pipe, match);
+    }
+
+    private static String cpuLine(Round r) {
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%.1f =", r.cpuMicrosPerRecord()));
+        for (String group : CPU_GROUPS) {
+            double micros = r.groupMicrosPerRecord(group);
+            if (micros >= 0.05) {
+                line.append(String.format(Locale.ROOT, " %s %.1f,", group, micros));
+            }
+        }
+        return line.substring(0, line.length() - 1);
+    }
+
+    private static String writesLine(Round r) {
+        return String.format(Locale.ROOT, "%.2f records, %.0f bytes, %.1f partitions/transaction, %,d transactions (%.0f/s), "
+                        + "stream threads blocked in flush/commit %.0f %% of the round, %d producer retries",
+                r.writes().recordsPerInput(), r.writes().bytesPerInput(), r.writes().partitionsPerTransaction(),
+                r.transactions(), r.transactions() / r.seconds(), 100 * r.commitBlockedSeconds() / r.seconds(), r.producerRetries());
+    }
+
+    private Map<String, String> pipelineSettings(Map<String, String> both, boolean analyticsOn) {
+        Map<String, String> pipeline = new HashMap<>(both);
         pipeline.put("analytics.enabled", String.valueOf(analyticsOn));
         return pipeline;
     }
 
-    private Round measure(BenchCluster cluster, String outputTopic, AppUnderTest.Starter starter) throws Exception {
+    /** The producer's cumulative times of the calls a stream thread blocks in at a commit, in nanoseconds. */
+    private static double commitBlockedNanos(AppUnderTest app) {
+        return app.metric("producer-metrics", "flush-time-ns-total") + app.metric("producer-metrics", "txn-commit-time-ns-total")
+                + app.metric("producer-metrics", "txn-send-offsets-time-ns-total")
+                + app.metric("producer-metrics", "txn-begin-time-ns-total");
+    }
+
+    private Round measure(BenchCluster cluster, String outputTopic, String applicationId, AppUnderTest.Starter starter)
+            throws Exception {
+        WriteCounting.Writes writes = WriteCounting.of(applicationId);
+        Function<String, String> groups = name -> name.startsWith(applicationId + "-") && name.matches(".*-StreamThread-\\d+$")
+                ? STREAM_THREADS
+                : name.startsWith("kafka-producer-network-thread | " + applicationId) ? PRODUCER_IO
+                : name.contains(applicationId) || name.startsWith("HTTP-") || name.startsWith("agent-outcomes-") ? APP_OTHER
+                : name.equals("main") ? HARNESS : BROKER;
         try (OutputCounter counter = new OutputCounter(cluster.bootstrapServers(), outputTopic)) {
             long begin = System.nanoTime();
             try (AppUnderTest app = starter.start()) {
                 app.awaitRunning(Duration.ofMinutes(2));
                 long running = System.nanoTime();
                 Measures.resetPeakHeap();
-                long cpu = Measures.processCpuNanos();
+                CpuBreakdown.Snapshot cpuBefore = CpuBreakdown.take(groups);
+                long recordsBefore = writes.records.sum();
+                long bytesBefore = writes.bytes.sum();
+                long txnsBefore = writes.transactions.sum();
+                long txnPartitionsBefore = writes.partitionsInTransactions.sum();
+                double blockedBefore = commitBlockedNanos(app);
+                double retriesBefore = app.metric("producer-metrics", "record-retry-total");
                 long end = counter.await(records, Duration.ofSeconds(120 + records / 500), null);
-                long cpuUsed = Measures.processCpuNanos() - cpu;
+                CpuBreakdown.Snapshot cpuAfter = CpuBreakdown.take(groups);
                 long streamCpu = Measures.threadCpuNanos(app::isStreamThread);
                 double seconds = (end - running) / 1e9;
-                return new Round(records / seconds, (running - begin) / 1e9, cpuUsed / 1e9, streamCpu / 1e9, seconds,
-                        Measures.peakHeapBytes());
+                long txns = writes.transactions.sum() - txnsBefore;
+                AppUnderTest.WriteProfile profile = new AppUnderTest.WriteProfile(
+                        (double) (writes.records.sum() - recordsBefore) / records,
+                        (double) (writes.bytes.sum() - bytesBefore) / records,
+                        txns == 0 ? 0 : (double) (writes.partitionsInTransactions.sum() - txnPartitionsBefore) / txns);
+                return new Round(records, records / seconds, (running - begin) / 1e9,
+                        (cpuAfter.processNanos() - cpuBefore.processNanos()) / 1e9, streamCpu / 1e9, seconds,
+                        Measures.peakHeapBytes(), CpuBreakdown.between(cpuBefore, cpuAfter), profile, txns,
+                        (commitBlockedNanos(app) - blockedBefore) / 1e9,
+                        (long) (app.metric("producer-metrics", "record-retry-total") - retriesBefore));
             }
         }
     }
 
     static void printSummary(List<Result> results, PrintStream out) {
         out.println();
-        out.println("| variant | passthrough rec/s | pipeline rec/s | ratio | pipeline CPU µs/record | pipeline stream-thread busy | pipeline peak heap |");
-        out.println("|---|---|---|---|---|---|---|");
+        out.println("| variant | passthrough rec/s | pipeline rec/s | ratio | matched passthrough rec/s | pipeline / matched "
+                + "| pipeline CPU µs/record | pipeline stream-thread busy | pipeline peak heap |");
+        out.println("|---|---|---|---|---|---|---|---|---|");
         for (Result r : results) {
-            List<Double> cpuPerRecord = r.pipeline().stream().map(q -> q.cpuSeconds() * 1e6 / (q.recordsPerSecond() * q.seconds()))
-                    .toList();
             List<Double> busy = r.pipeline().stream().map(q -> q.streamThreadCpuSeconds() / q.seconds()).toList();
-            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s |%n", r.variant(),
-                    Measures.medianRange(r.passthrough().stream().map(Round::recordsPerSecond).toList(), "%,.0f"),
-                    Measures.medianRange(r.pipeline().stream().map(Round::recordsPerSecond).toList(), "%,.0f"),
+            out.printf(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |%n", r.variant(),
+                    Measures.medianRange(rates(r.passthrough()), "%,.0f"),
+                    Measures.medianRange(rates(r.pipeline()), "%,.0f"),
                     Measures.medianRange(r.ratios(), "%.2f"),
-                    Measures.medianRange(cpuPerRecord, "%.0f"),
+                    Measures.medianRange(rates(r.matched()), "%,.0f"),
+                    Measures.medianRange(r.matchedRatios(), "%.2f"),
+                    Measures.medianRange(r.pipeline().stream().map(Round::cpuMicrosPerRecord).toList(), "%.0f"),
                     Measures.medianRange(busy, "%.2f"),
                     Measures.medianRange(r.pipeline().stream().map(q -> q.peakHeap() / 1048576.0).toList(), "%.0f") + " MiB");
         }
         out.println("(median (min–max) over the measured rounds; ratio per round = pipeline / passthrough of that round; "
                 + "stream-thread busy = the stream threads' CPU time / the round's time, summed over threads)");
+        out.println();
+        out.println("Process CPU µs per input record, by thread group (median of the measured rounds; the broker is in this JVM):");
+        out.println();
+        out.println("| variant | application | total | " + String.join(" | ", CPU_GROUPS) + " |");
+        out.println("|---|---|---|" + "---|".repeat(CPU_GROUPS.size()));
+        for (Result r : results) {
+            for (Map.Entry<String, List<Round>> app : List.of(Map.entry("passthrough", r.passthrough()),
+                    Map.entry("pipeline", r.pipeline()), Map.entry("matched passthrough", r.matched()))) {
+                if (app.getValue().isEmpty()) {
+                    continue;
+                }
+                StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "| %s | %s | %.1f |", r.variant(), app.getKey(),
+                        Measures.median(app.getValue().stream().map(Round::cpuMicrosPerRecord).toList())));
+                for (String group : CPU_GROUPS) {
+                    row.append(String.format(Locale.ROOT, " %.1f |",
+                            Measures.median(app.getValue().stream().map(q -> q.groupMicrosPerRecord(group)).toList())));
+                }
+                out.println(row);
+            }
+        }
+        out.println();
+        out.println("What each application wrote to the broker per input record, and its transactions (median of the measured rounds):");
+        out.println();
+        out.println("| variant | application | records | bytes | partitions / transaction | transactions / s "
+                + "| stream threads blocked in flush + commit | producer retries |");
+        out.println("|---|---|---|---|---|---|---|---|");
+        for (Result r : results) {
+            for (Map.Entry<String, List<Round>> app : List.of(Map.entry("passthrough", r.passthrough()),
+                    Map.entry("pipeline", r.pipeline()), Map.entry("matched passthrough", r.matched()))) {
+                List<Round> rs = app.getValue();
+                if (rs.isEmpty()) {
+                    continue;
+                }
+                out.printf(Locale.ROOT, "| %s | %s | %.2f | %.0f | %.1f | %.1f | %.0f %% | %.0f |%n", r.variant(), app.getKey(),
+                        Measures.median(rs.stream().map(q -> q.writes().recordsPerInput()).toList()),
+                        Measures.median(rs.stream().map(q -> q.writes().bytesPerInput()).toList()),
+                        Measures.median(rs.stream().map(q -> q.writes().partitionsPerTransaction()).toList()),
+                        Measures.median(rs.stream().map(q -> q.transactions() / q.seconds()).toList()),
+                        Measures.median(rs.stream().map(q -> 100 * q.commitBlockedSeconds() / q.seconds()).toList()),
+                        Measures.median(rs.stream().map(q -> (double) q.producerRetries()).toList()));
+            }
+        }
+    }
+
+    private static List<Double> rates(List<Round> rounds) {
+        return rounds.stream().map(Round::recordsPerSecond).toList();
     }
 
     static boolean onOff(String value) {
