@@ -12,13 +12,14 @@ import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.Skipped;
+import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -77,7 +78,7 @@ class AgentOutcomesServiceTest {
     void serviceRegistersItsSchemasAndTheIdsSurviveARestart() throws Exception {
         AppConfig config = config("restart");
         NodeFinished record = NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setStepIndex(1)
-                .setAttempt(0).setTimestamp(Instant.parse("2026-01-01T00:00:00Z"))
+                .setAttempt(0).setTimestamp(Instant.parse("2026-01-01T00:00:00Z").toEpochMilli())
                 .setResultType(StepResultType.SUCCESS).setPayloadResults("{\"n1\":\"done\"}").build();
         String topic = config.topicPrefix() + "node-finished";
         int registeredId;
@@ -405,19 +406,19 @@ class AgentOutcomesServiceTest {
             Instant at = Instant.ofEpochMilli(time);
             assertThat(results).containsExactly(
                     AgentResult.newBuilder().setResultId("r-flat").setAgentId("flat-agent").setTaskId("task-flat")
-                            .setDialect(Dialect.FLATAGENTS).setRecordTimestamp(at)
+                            .setDialect(Dialect.FLATAGENTS).setRecordTimestamp(at.toEpochMilli())
                             .setExecution(ExecutionMetadata.newBuilder()
                                     .setUsage(Usage.newBuilder().setInputTokens(3L).setCacheReadTokens(2L).build())
-                                    .setCost(Cost.newBuilder().setTotal(new BigDecimal("0.000000100000"))
+                                    .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal("0.000000100000")))
                                             .setSource(CostSource.REPORTED).build()).build())
                             .setOutcome(Success.newBuilder().setContent("hi").build()).build(),
                     AgentResult.newBuilder().setResultId("r-review").setAgentId("typescript").setTaskId("task-review")
-                            .setDialect(Dialect.REVIEW_AGENT).setRecordTimestamp(at)
+                            .setDialect(Dialect.REVIEW_AGENT).setRecordTimestamp(at.toEpochMilli())
                             .setExecution(ExecutionMetadata.newBuilder().setDurationMs(1L).build())
                             .setMetadata("{\"filesProcessed\":0}")
                             .setOutcome(Skipped.newBuilder().setReason("No TypeScript files").build()).build(),
                     AgentResult.newBuilder().setResultId("r-vat").setAgentId("photo-analyzer").setTaskId("task-vat")
-                            .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(at).setConfidence(0.7)
+                            .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(at.toEpochMilli()).setConfidence(0.7)
                             .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-timeout").build())
                                     .build()).build());
             assertThat(node).isEqualTo(NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setAttempt(1)
@@ -462,11 +463,11 @@ class AgentOutcomesServiceTest {
             Instant at = Instant.ofEpochMilli(time);
             assertThat(byId.get("dapr-1").value()).isEqualTo(AgentResult.newBuilder().setResultId("dapr-1")
                     .setAgentId("photo-analyzer").setTaskId("task-dapr").setDialect(Dialect.VAT_ENVELOPE)
-                    .setRecordTimestamp(at).setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
+                    .setRecordTimestamp(at.toEpochMilli()).setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
                             .setCode("llm-rate-limit").build()).build()).build());
             assertThat(byId.get("knative-1").value()).isEqualTo(AgentResult.newBuilder().setResultId("knative-1")
                     .setAgentId("/apis/v1/namespaces/agents/reviewer").setTaskId("task-knative")
-                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(at)
+                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(at.toEpochMilli())
                     .setOutcome(Success.newBuilder().setData("{\"ok\":true}").build()).build());
             Map<String, String> daprHeaders = new HashMap<>();
             byId.get("dapr-1").headers().forEach(h -> daprHeaders.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
@@ -501,7 +502,7 @@ class AgentOutcomesServiceTest {
             }
             long firstDue = readAll(prefix + "retry-delay-6s", tasks, AvroSerde.specific(RetryRequest.class)
                     .configured(serde, false).deserializer()).stream()
-                    .mapToLong(r -> r.value().getDueAt().toEpochMilli()).min().orElseThrow();
+                    .mapToLong(r -> r.value().getDueAt()).min().orElseThrow();
             assertThat(System.currentTimeMillis()).as("every retry still pending when the service stops").isLessThan(firstDue);
         }
 
@@ -511,14 +512,14 @@ class AgentOutcomesServiceTest {
                     AvroSerde.specific(RetryRequest.class).configured(serde, false).deserializer());
             assertThat(ready).extracting(r -> r.value().getResultId()).doesNotHaveDuplicates().hasSize(tasks);
             assertThat(ready).allSatisfy(r -> assertThat(r.timestamp())
-                    .as("forwarded at or after its due time").isGreaterThanOrEqualTo(r.value().getDueAt().toEpochMilli()));
+                    .as("forwarded at or after its due time").isGreaterThanOrEqualTo(r.value().getDueAt()));
             assertThat(ready).allSatisfy(r -> assertThat(r.value().getDelayMs()).isEqualTo(6_000L));
             // The trace context and the retry's identity survive the delay, the scheduler's store and the restart.
             assertThat(ready).allSatisfy(r -> {
                 int task = Integer.parseInt(r.value().getTaskId().substring("task-".length()));
                 assertThat(headers(r)).containsEntry("traceparent", traceparent(task))
                         .containsEntry("task-id", "task-" + task).containsEntry("result-id", "r-" + task)
-                        .containsEntry("attempt", "1").containsEntry("due-at", r.value().getDueAt().toString())
+                        .containsEntry("attempt", "1").containsEntry("due-at", Instant.ofEpochMilli(r.value().getDueAt()).toString())
                         .containsEntry("origin-topic", prefix + "agent-results");
             });
             Thread.sleep(2_000);
@@ -555,7 +556,7 @@ class AgentOutcomesServiceTest {
             load.add(AgentResult.newBuilder().setResultId("r-" + i).setAgentId(agent).setTaskId("task-" + i)
                     .setExecution(ExecutionMetadata.newBuilder().setModel(model).setProvider(provider).setDurationMs(10L + i)
                             .setUsage(Usage.newBuilder().setInputTokens(input).setOutputTokens(7L).build())
-                            .setCost(Cost.newBuilder().setTotal(cost).setSource(CostSource.REPORTED).build()).build())
+                            .setCost(Cost.newBuilder().setTotal(Money.toBytes(cost)).setSource(CostSource.REPORTED).build()).build())
                     .setOutcome(outcome).build());
         }
 
@@ -586,7 +587,7 @@ class AgentOutcomesServiceTest {
                 while (closed.size() < expectedCost.size() && System.nanoTime() < deadline) {
                     for (ConsumerRecord<String, io.agentoutcomes.avro.AgentMetrics> record : metrics.poll(Duration.ofMillis(200))) {
                         io.agentoutcomes.avro.AgentMetrics window = record.value();
-                        if (window.getWindowClosed() && window.getWindowStart().equals(hour)) {
+                        if (window.getWindowClosed() && window.getWindowStart() == hour.toEpochMilli()) {
                             closed.put(window.getAgentId() + "|" + window.getModel() + "|" + window.getProvider(), window);
                         }
                     }

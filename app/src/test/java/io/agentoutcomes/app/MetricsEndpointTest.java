@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -24,7 +25,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -206,7 +206,7 @@ class MetricsEndpointTest {
                 .setExecution(ExecutionMetadata.newBuilder().setModel(model).setProvider(provider).setDurationMs(250L)
                         .setUsage(Usage.newBuilder().setInputTokens(input).setCacheReadTokens(cacheRead)
                                 .setCacheWriteTokens(cacheWrite).setOutputTokens(output).build())
-                        .setCost(Cost.newBuilder().setTotal(new BigDecimal("0.001")).setSource(CostSource.REPORTED).build())
+                        .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal("0.001"))).setSource(CostSource.REPORTED).build())
                         .build())
                 .setOutcome(outcome).build();
     }

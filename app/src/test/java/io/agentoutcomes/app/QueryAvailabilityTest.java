@@ -145,7 +145,7 @@ class QueryAvailabilityTest {
                 AvroSerde.specific(NodeFinished.class).configured(serde, false).serializer())) {
             for (int job = 0; job < jobs; job++) {
                 NodeFinished event = NodeFinished.newBuilder().setJobId("job-" + job).setNodeId("n0").setStepIndex(0)
-                        .setAttempt(0).setResultType(StepResultType.SUCCESS).setTimestamp(T.plusSeconds(job)).build();
+                        .setAttempt(0).setResultType(StepResultType.SUCCESS).setTimestamp(T.plusSeconds(job).toEpochMilli()).build();
                 producer.send(new ProducerRecord<>(prefix + "node-finished", null, T.plusSeconds(job).toEpochMilli(),
                         "job-" + job, event)).get();
             }

@@ -112,11 +112,11 @@ class ReplayQueriesTest {
                 List<NodeFinished> events = List.of(
                         NodeFinished.newBuilder().setJobId(jobId).setNodeId("n0").setStepIndex(0).setAttempt(0)
                                 .setResultType(StepResultType.SUCCESS).setPayloadResults("{\"rows\":" + job + "}")
-                                .setTimestamp(t).build(),
+                                .setTimestamp(t.toEpochMilli()).build(),
                         NodeFinished.newBuilder().setJobId(jobId).setNodeId("n1").setStepIndex(1).setAttempt(0)
-                                .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").setTimestamp(t).build(),
+                                .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").setTimestamp(t.toEpochMilli()).build(),
                         NodeFinished.newBuilder().setJobId(jobId).setNodeId("n2").setStepIndex(2).setAttempt(0)
-                                .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404").setTimestamp(t).build());
+                                .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404").setTimestamp(t.toEpochMilli()).build());
                 for (NodeFinished event : events) {
                     producer.send(new ProducerRecord<>(prefix + "node-finished", jobId, event)).get();
                 }

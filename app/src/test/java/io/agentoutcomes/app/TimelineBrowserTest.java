@@ -3,6 +3,7 @@ package io.agentoutcomes.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -105,8 +106,8 @@ class TimelineBrowserTest {
                             .setExecution(io.agentoutcomes.avro.ExecutionMetadata.newBuilder().setModel(models[i % 2])
                                     .setProvider(i % 2 == 0 ? "openai" : "anthropic").setDurationMs(100L + 10L * i)
                                     .setUsage(io.agentoutcomes.avro.Usage.newBuilder().setInputTokens(100L + i).setOutputTokens(20L).build())
-                                    .setCost(io.agentoutcomes.avro.Cost.newBuilder().setTotal(new java.math.BigDecimal("0.0001")
-                                            .multiply(java.math.BigDecimal.valueOf(i + 1)).setScale(12))
+                                    .setCost(io.agentoutcomes.avro.Cost.newBuilder().setTotal(Money.toBytes(new java.math.BigDecimal("0.0001")
+                                            .multiply(java.math.BigDecimal.valueOf(i + 1)).setScale(12)))
                                             .setSource(io.agentoutcomes.avro.CostSource.REPORTED).build()).build())
                             .setOutcome(outcome).build();
                     producer.send(new ProducerRecord<>("agent-results", null, now - (60 - i) * 5_000L, result.getTaskId(),

@@ -16,16 +16,16 @@ public final class Records {
                 .setModel("gpt-4o-mini")
                 .setProvider("openai")
                 .setRequestId("req_abc123")
-                .setTimestamp(Instant.parse("2024-01-26T15:30:00Z"))
+                .setTimestamp(Instant.parse("2024-01-26T15:30:00Z").toEpochMilli())
                 .setRetryCount(2)
                 .setUsage(Usage.newBuilder().setInputTokens(100L).setOutputTokens(50L).setTotalTokens(150L)
                         .setCacheReadTokens(10L).setCacheWriteTokens(5L).setApiCalls(1L).build())
                 .setCost(Cost.newBuilder()
-                        .setInput(new BigDecimal("0.001000000000"))
-                        .setOutput(new BigDecimal("0.002000000000"))
-                        .setCacheRead(new BigDecimal("0.000100000000"))
-                        .setCacheWrite(new BigDecimal("0.000200000000"))
-                        .setTotal(new BigDecimal("0.003300000000"))
+                        .setInput(Money.toBytes(new BigDecimal("0.001000000000")))
+                        .setOutput(Money.toBytes(new BigDecimal("0.002000000000")))
+                        .setCacheRead(Money.toBytes(new BigDecimal("0.000100000000")))
+                        .setCacheWrite(Money.toBytes(new BigDecimal("0.000200000000")))
+                        .setTotal(Money.toBytes(new BigDecimal("0.003300000000")))
                         .setSource(CostSource.REPORTED)
                         .build())
                 .build();
@@ -47,7 +47,7 @@ public final class Records {
                 .setAttempt(1)
                 .setConfidence(0.65)
                 .setDialect(Dialect.FLATAGENTS)
-                .setRecordTimestamp(Instant.parse("2024-01-26T15:30:02Z"))
+                .setRecordTimestamp(Instant.parse("2024-01-26T15:30:02Z").toEpochMilli())
                 .setExecution(execution())
                 .setRateLimit(RateLimitState.newBuilder().setLimited(true).setRetryAfterMs(60_000L)
                         .setWindows(List.of(RateLimitWindow.newBuilder().setName("requests_per_minute")
@@ -89,7 +89,7 @@ public final class Records {
     public static NodeFinished nodeFinished() {
         return NodeFinished.newBuilder().setJobId("job-7").setNodeId("n1").setPayloadResults("{\"n1\":{\"ok\":true}}")
                 .setTraceSpanId("span-2").setParentSpanId("span-1").setStepIndex(3).setDurationMs(250L)
-                .setState("{\"cursor\":\"n1\"}").setAttempt(1).setTimestamp(Instant.parse("2024-01-26T15:30:05Z"))
+                .setState("{\"cursor\":\"n1\"}").setAttempt(1).setTimestamp(Instant.parse("2024-01-26T15:30:05Z").toEpochMilli())
                 .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404 not found").build();
     }
 
@@ -101,6 +101,6 @@ public final class Records {
                         .setDecision(ContinuationDecision.FORBID_CONTINUATION)
                         .setReason("Tool error after 3 consecutive failures (max: 3)")
                         .setContext("{\"errorType\":\"tool\",\"consecutiveFailures\":3}").build()))
-                .setTimestamp(Instant.parse("2024-01-26T15:30:06Z")).build();
+                .setTimestamp(Instant.parse("2024-01-26T15:30:06Z").toEpochMilli()).build();
     }
 }

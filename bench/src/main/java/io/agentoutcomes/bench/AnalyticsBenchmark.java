@@ -1,15 +1,13 @@
 package io.agentoutcomes.bench;
 
-import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.TaskAttempts;
-import io.agentoutcomes.topology.analytics.DurationSketch;
+import io.agentoutcomes.topology.analytics.LivePartial;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.Random;
-import org.HdrHistogram.Histogram;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
@@ -18,25 +16,23 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * The analytics' per-record work, as the topology's local pre-aggregation does it: the outcome's key, then its
- * tokens, cost, counts and duration added in place to the live partial of that key ({@code MetricsAggregator.addInPlace}).
+ * tokens, cost, counts and duration added in place to the live partial of that key ({@code LivePartial.add}).
  */
 @State(Scope.Benchmark)
 public class AnalyticsBenchmark {
     private ClassifiedOutcome outcome;
-    private AgentMetrics partial;
-    private Histogram sketch;
+    private LivePartial partial;
 
     @Setup
     public void setUp() {
         outcome = Decisions.classify(Workload.avro(7, 1000), TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
-        partial = MetricsAggregator.mutableCopy(MetricsAggregator.empty(MetricsAggregator.Key.of(outcome).orElseThrow()));
-        sketch = DurationSketch.empty();
+        partial = LivePartial.of(MetricsAggregator.Key.of(outcome).orElseThrow());
     }
 
     @Benchmark
-    public boolean accumulate(Blackhole blackhole) {
+    public LivePartial accumulate(Blackhole blackhole) {
         blackhole.consume(MetricsAggregator.Key.of(outcome).orElseThrow());
-        return MetricsAggregator.addInPlace(partial, sketch, outcome);
+        return partial.add(outcome);
     }
 }

@@ -131,7 +131,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
                 if (!seen.add(retry.getResultId())) {
                     throw new IllegalStateException("retry " + retry.getResultId() + " forwarded twice");
                 }
-                long due = retry.getDueAt().toEpochMilli();
+                long due = retry.getDueAt();
                 if (record.timestamp() < due) {
                     early[0]++;
                 } else {
@@ -166,7 +166,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
                 Instant due = firstDue.plusMillis(spreadMs * i / n);
                 RetryRequest retry = RetryRequest.newBuilder().setTaskId("task-" + i).setResultId("r-" + i)
                         .setAgentId("bench-agent").setNextAttempt(1).setErrorCode("llm-timeout").setDelayMs(0)
-                        .setDelayReason("benchmark").setTier(tier).setFailedAt(firstDue).setDueAt(due)
+                        .setDelayReason("benchmark").setTier(tier).setFailedAt(firstDue.toEpochMilli()).setDueAt(due.toEpochMilli())
                         .setReason("benchmark").setAgentResult(envelope).build();
                 producer.send(new ProducerRecord<>(topic, retry.getTaskId(), retry), (metadata, e) -> {
                     if (e != null) {

@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.HeaderNames;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -82,7 +83,7 @@ final class Workload {
                 .setExecution(ExecutionMetadata.newBuilder().setModel(MODELS[(int) (i % MODELS.length)])
                         .setProvider("openai").setDurationMs(100L + i % 900)
                         .setUsage(Usage.newBuilder().setInputTokens(500L).setOutputTokens(80L).setCacheReadTokens(100L).build())
-                        .setCost(Cost.newBuilder().setTotal(COST).setSource(CostSource.REPORTED).build()).build())
+                        .setCost(Cost.newBuilder().setTotal(Money.toBytes(COST)).setSource(CostSource.REPORTED).build()).build())
                 .setOutcome(failure(i) ? Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build()
                         : Success.newBuilder().build())
                 .build();

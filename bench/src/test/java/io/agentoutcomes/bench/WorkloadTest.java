@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
@@ -25,7 +26,7 @@ class WorkloadTest {
             assertThat(result.getAgentId()).isEqualTo(avro.getAgentId());
             assertThat(result.getTaskId()).isEqualTo(avro.getTaskId());
             assertThat(result.getOutcome()).isInstanceOf(Workload.failure(i) ? Failure.class : Success.class);
-            assertThat(result.getExecution().getCost().getTotal()).isEqualByComparingTo(new BigDecimal("0.00012"));
+            assertThat(Money.toDecimal(result.getExecution().getCost().getTotal())).isEqualByComparingTo(new BigDecimal("0.00012"));
         }
     }
 

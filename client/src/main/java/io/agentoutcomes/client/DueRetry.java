@@ -48,12 +48,12 @@ public record DueRetry(RetryRequest request, Instant receivedAt, int partition, 
     }
 
     public Instant dueAt() {
-        return request.getDueAt();
+        return Instant.ofEpochMilli(request.getDueAt());
     }
 
     /** True if it was read before its due time (the pipeline never delivers early; this is for checking that). */
     public boolean early() {
-        return receivedAt.isBefore(request.getDueAt());
+        return receivedAt.isBefore(dueAt());
     }
 
     /** {@code WAIT}, or {@code SWITCH_PROVIDER}: re-run on another provider, {@link #exhaustedWindow()} ran out. */

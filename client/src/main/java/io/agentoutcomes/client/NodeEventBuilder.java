@@ -41,7 +41,7 @@ public final class NodeEventBuilder {
     }
 
     public NodeEventBuilder finishedAt(Instant time) {
-        event.setTimestamp(time);
+        event.setTimestamp(time.toEpochMilli());
         return this;
     }
 

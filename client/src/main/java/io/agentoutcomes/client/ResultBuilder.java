@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Finding;
 import io.agentoutcomes.avro.InProgress;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ProviderData;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
@@ -15,7 +16,7 @@ import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
-import java.math.RoundingMode;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -34,7 +35,6 @@ import java.util.Objects;
  */
 public final class ResultBuilder {
     /** Money has 12 decimal places in the contract (pico-dollars). */
-    private static final int MONEY_SCALE = 12;
 
     private final String agentId;
     private final String taskId;
@@ -108,7 +108,7 @@ public final class ResultBuilder {
     }
 
     public ResultBuilder startedAt(Instant start) {
-        execution.setTimestamp(start);
+        execution.setTimestamp(start.toEpochMilli());
         hasExecution = true;
         return this;
     }
@@ -213,13 +213,14 @@ public final class ResultBuilder {
                 .setOutcome(outcome).build();
     }
 
-    private static BigDecimal money(BigDecimal usd) {
+    private static ByteBuffer money(BigDecimal usd) {
         if (usd.signum() < 0) {
             throw new IllegalArgumentException("a cost must not be negative: " + usd);
         }
-        if (usd.stripTrailingZeros().scale() > MONEY_SCALE) {
-            throw new IllegalArgumentException("a cost has at most 12 decimal places: " + usd);
+        if (!Money.fits(usd)) {
+            throw new IllegalArgumentException("a cost has at most " + Money.SCALE + " decimal places and "
+                    + Money.PRECISION + " digits: " + usd);
         }
-        return usd.setScale(MONEY_SCALE, RoundingMode.UNNECESSARY);
+        return Money.toBytes(usd);
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.Success;
@@ -29,8 +30,8 @@ class ResultBuilderTest {
         AgentResult result = ResultBuilder.of("a", "t").model("anthropic", "claude-haiku").usage(1200, 300, 1000, 200)
                 .cost(new BigDecimal("0.0012"), new BigDecimal("0.0015"), new BigDecimal("0.0001"), new BigDecimal("0.00025"))
                 .success((String) null);
-        assertThat(result.getExecution().getCost().getTotal()).isEqualByComparingTo("0.00305");
-        assertThat(result.getExecution().getCost().getTotal().scale()).isEqualTo(12);
+        assertThat(Money.toDecimal(result.getExecution().getCost().getTotal())).isEqualByComparingTo("0.00305");
+        assertThat(Money.picos(result.getExecution().getCost().getTotal())).isEqualTo(3_050_000_000L);
         assertThat(result.getExecution().getCost().getSource()).isEqualTo(CostSource.REPORTED);
         assertThat(result.getExecution().getUsage().getTotalTokens()).isEqualTo(1500L);
         assertThat(result.getExecution().getUsage().getCacheReadTokens()).isEqualTo(1000L);

@@ -100,7 +100,7 @@ class RetryConsumerTest {
         produce(false, retry("task-ok", "task-ok/0", 1, due, RetryAction.WAIT));
         ClassifiedOutcome stopped = ClassifiedOutcome.newBuilder().setTaskId("task-dead").setResultId("task-dead/4")
                 .setAttempt(4).setResultType(ResultType.RETRYABLE_FAILURE).setReason("retry limit")
-                .setClassifiedAt(Instant.now()).build();
+                .setClassifiedAt(Instant.now().toEpochMilli()).build();
         Serializer<ClassifiedOutcome> outcomes = AvroSerde.specific(ClassifiedOutcome.class).configured(SERDE, false).serializer();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers()), new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
@@ -152,7 +152,7 @@ class RetryConsumerTest {
     private static RetryRequest retry(String task, String failedResultId, int nextAttempt, Instant due, RetryAction action) {
         return RetryRequest.newBuilder().setTaskId(task).setResultId(failedResultId).setAgentId("planner")
                 .setNextAttempt(nextAttempt).setErrorCode("llm-timeout").setDelayMs(1000).setDelayReason("backoff 1000 ms x 2^0")
-                .setTier("1s").setFailedAt(due.minusSeconds(1)).setDueAt(due).setReason("Timeout error, retrying (1/5)")
+                .setTier("1s").setFailedAt(due.minusSeconds(1).toEpochMilli()).setDueAt(due.toEpochMilli()).setReason("Timeout error, retrying (1/5)")
                 .setAction(action)
                 .setAgentResult(ResultBuilder.of("planner", task).model("openai", "gpt-4o-mini").error("llm-timeout", "slow"))
                 .build();

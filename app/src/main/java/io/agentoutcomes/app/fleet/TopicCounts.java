@@ -2,6 +2,7 @@ package io.agentoutcomes.app.fleet;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -127,7 +128,7 @@ final class TopicCounts implements AutoCloseable {
         } else if (topic.equals(topics.retryReady())) {
             delivered++;
             RetryRequest retry = retries.deserialize(topic, record.headers(), record.value());
-            if (record.timestamp() < retry.getDueAt().toEpochMilli()) {
+            if (record.timestamp() < retry.getDueAt()) {
                 beforeDue++;
             }
         } else if (topic.equals(topics.deadLetter())) {
@@ -149,7 +150,7 @@ final class TopicCounts implements AutoCloseable {
             if (result != null && result.getExecution() != null && result.getExecution().getModel() != null) {
                 String model = result.getExecution().getModel();
                 if (result.getExecution().getCost() != null) {
-                    cost.merge(model, result.getExecution().getCost().getTotal(), BigDecimal::add);
+                    cost.merge(model, Money.toDecimal(result.getExecution().getCost().getTotal()), BigDecimal::add);
                 }
                 if (result.getExecution().getUsage() != null && result.getExecution().getUsage().getTotalTokens() != null) {
                     tokens.merge(model, result.getExecution().getUsage().getTotalTokens(), Long::sum);

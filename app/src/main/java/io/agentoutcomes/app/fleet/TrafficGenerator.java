@@ -267,7 +267,7 @@ final class TrafficGenerator {
                     .setEvaluations(List.of(ContinuationEvaluation.newBuilder().setCriterion("ToolErrorCriterion")
                             .setDecision(stop ? ContinuationDecision.FORBID_CONTINUATION
                                     : ContinuationDecision.ALLOW_CONTINUATION).setReason(reason).build()))
-                    .setTimestamp(Instant.now()).build();
+                    .setTimestamp(System.currentTimeMillis()).build();
             track(publisher.publish(event), publisher.topics().continuationEvents());
         }
     }

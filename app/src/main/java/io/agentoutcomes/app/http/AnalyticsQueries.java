@@ -1,10 +1,9 @@
 package io.agentoutcomes.app.http;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
+import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -46,10 +45,10 @@ public final class AnalyticsQueries {
     public List<Series> series(WindowSize size, By by) {
         List<AgentMetrics> all = fanOut.all(AnalyticsTopology.WINDOWS_STORE, () -> local(size),
                 "/analytics/export?window=" + size.label(), AgentMetrics.class);
-        Map<String, Map<Instant, AgentMetrics>> grouped = new TreeMap<>();
+        Map<String, Map<Long, AgentMetrics>> grouped = new TreeMap<>();
         for (AgentMetrics metrics : all) {
             String name = by.value.apply(metrics);
-            Instant start = metrics.getWindowStart() == null ? Instant.EPOCH : metrics.getWindowStart();
+            long start = metrics.getWindowStart() == null ? 0 : metrics.getWindowStart();
             grouped.computeIfAbsent(name, n -> new TreeMap<>()).merge(start, metrics, (a, b) -> {
                 AgentMetrics merged = MetricsAggregator.withPercentiles(MetricsAggregator.merge(a, b));
                 merged.setWindowClosed(a.getWindowClosed() && b.getWindowClosed());
@@ -89,7 +88,7 @@ public final class AnalyticsQueries {
         } catch (InvalidStateStoreException e) {
             throw new QueryUnavailable("the analytics partitions of this instance are moving");
         }
-        found.sort(Comparator.comparing(m -> m.getWindowStart() == null ? Instant.EPOCH : m.getWindowStart()));
+        found.sort(Comparator.comparingLong(m -> m.getWindowStart() == null ? 0 : m.getWindowStart()));
         return found;
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.agentoutcomes.avro.Money;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -16,9 +17,9 @@ import org.apache.avro.generic.IndexedRecord;
 
 /**
  * Avro records as plain JSON for people and HTTP clients: unions as their value (not Avro's {"type": value}; a member
- * of a union of several records gets a {@code "type"} naming it),
- * decimals as exact numbers, timestamps as ISO 8601 strings, enums as their symbol, free-form JSON text fields
- * as text.
+ * of a union of several records gets a {@code "type"} naming it), money (decimals, and {@code bytes} fields whose
+ * {@code "unit"} is {@code pico-usd}) as exact numbers, times ({@code long} fields whose {@code "unit"} is
+ * {@code epoch-millis}) as ISO 8601 strings, enums as their symbol, free-form JSON text fields as text.
  */
 public final class AvroJson {
     private static final JsonNodeFactory NODES = JsonNodeFactory.withExactBigDecimals(true);
@@ -40,7 +41,12 @@ public final class AvroJson {
             ObjectNode object = NODES.objectNode();
             for (Schema.Field field : record.getSchema().getFields()) {
                 Object value = record.get(field.pos());
-                JsonNode json = toJson(value);
+                String unit = field.getProp(Money.UNIT_PROPERTY);
+                JsonNode json = Money.EPOCH_MILLIS.equals(unit) && value instanceof Long millis
+                        ? NODES.textNode(Instant.ofEpochMilli(millis).toString())
+                        : Money.UNIT.equals(unit) && value instanceof ByteBuffer amount
+                        ? NODES.numberNode(Money.toDecimal(amount))
+                        : toJson(value);
                 if (value instanceof IndexedRecord member && isUnionOfRecords(field.schema())) {
                     ObjectNode tagged = NODES.objectNode().put("type", member.getSchema().getName());
                     tagged.setAll((ObjectNode) json);
@@ -75,7 +81,9 @@ public final class AvroJson {
             return NODES.textNode(instant.toString());
         }
         if (datum instanceof ByteBuffer bytes) {
-            return NODES.textNode(Base64.getEncoder().encodeToString(bytes.duplicate().array()));
+            byte[] copy = new byte[bytes.remaining()];
+            bytes.duplicate().get(copy);
+            return NODES.textNode(Base64.getEncoder().encodeToString(copy));
         }
         if (datum instanceof Collection<?> items) {
             ArrayNode array = NODES.arrayNode();

@@ -91,7 +91,7 @@ public final class DashboardPage {
         double maxY = 0;
         for (AnalyticsQueries.Series s : series) {
             for (AgentMetrics point : s.points()) {
-                long x = point.getWindowStart() == null ? 0 : point.getWindowStart().toEpochMilli();
+                long x = point.getWindowStart() == null ? 0 : point.getWindowStart();
                 minX = Math.min(minX, x);
                 maxX = Math.max(maxX, x);
                 maxY = Math.max(maxY, value.applyAsDouble(point));
@@ -122,7 +122,7 @@ public final class DashboardPage {
             StringBuilder points = new StringBuilder();
             StringBuilder dots = new StringBuilder();
             for (AgentMetrics point : s.points()) {
-                long x = point.getWindowStart() == null ? 0 : point.getWindowStart().toEpochMilli();
+                long x = point.getWindowStart() == null ? 0 : point.getWindowStart();
                 double px = maxX == minX ? left + width / 2 : left + (double) (x - minX) / (maxX - minX) * width;
                 double v = value.applyAsDouble(point);
                 double py = top + height - v / spanY * height;

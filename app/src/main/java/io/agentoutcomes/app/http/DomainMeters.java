@@ -20,7 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 
 /**
  * The pipeline's domain meters, read from the analytics running totals this instance holds (so they are exactly-once,
@@ -162,7 +162,7 @@ public final class DomainMeters {
      * significant digits, so a duration within 0.1 % above a bound may count in it); count and sum are exact.
      */
     private static HistogramSnapshot.HistogramDataPointSnapshot durationPoint(Tags tags, AgentMetrics m) {
-        Histogram sketch = DurationSketch.decode(m.getDurationSketch());
+        AbstractHistogram sketch = DurationSketch.decode(m.getDurationSketch());
         double[] bounds = new double[DURATION_BOUNDS.length + 1];
         long[] counts = new long[bounds.length];
         long below = 0;

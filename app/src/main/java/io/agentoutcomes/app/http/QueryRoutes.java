@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -181,7 +182,7 @@ final class QueryRoutes {
     private static ObjectNode summary(JobReplayState job) {
         return JSON.createObjectNode().put("jobId", job.getJobId()).put("status", job.getStatus().name())
                 .put("completed", job.getCompletedNodeIds().size()).put("nodes", job.getNodes().size())
-                .put("updatedAt", job.getUpdatedAt() == null ? null : job.getUpdatedAt().toString());
+                .put("updatedAt", job.getUpdatedAt() == null ? null : Instant.ofEpochMilli(job.getUpdatedAt()).toString());
     }
 
     private static void retryAfterOn503(HttpExchange exchange, int status) {

@@ -3,8 +3,8 @@ package io.agentoutcomes.app.http;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeAttempt;
 import io.agentoutcomes.avro.NodeReplay;
-import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.StopReason;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -146,7 +146,7 @@ public final class TimelinePage {
                     .append(jobColour(job)).append("\">").append(job.getStatus().name().toLowerCase(Locale.ROOT))
                     .append("</span></td><td>").append(job.getCompletedNodeIds().size()).append("</td><td>")
                     .append(job.getNodes().size()).append("</td><td>")
-                    .append(job.getUpdatedAt() == null ? "—" : job.getUpdatedAt().toString()).append("</td></tr>");
+                    .append(job.getUpdatedAt() == null ? "—" : Instant.ofEpochMilli(job.getUpdatedAt()).toString()).append("</td></tr>");
         }
         return html.append("</table></body></html>").toString();
     }

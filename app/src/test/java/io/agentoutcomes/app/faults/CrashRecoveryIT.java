@@ -49,7 +49,7 @@ class CrashRecoveryIT {
                     figures.putAll(checks.finishAndCheck(load, producer, app, softly));
                     // the scenario's premise: retries came due while no instance ran the scheduler
                     long dueWhileDown = checks.values(PipelineChecks.RETRY_READY, RetryRequest.class).stream()
-                            .mapToLong(r -> r.getDueAt().toEpochMilli())
+                            .mapToLong(r -> r.getDueAt())
                             .filter(due -> IntStream.range(0, KILLS).anyMatch(k -> due >= killedAt[k] && due < healthyAt[k]))
                             .count();
                     figures.put("retries due while the service was down", dueWhileDown);

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Skipped;
@@ -152,7 +153,7 @@ final class MixedLoad {
         AgentResult result = AgentResult.newBuilder().setResultId(resultId).setAgentId(agent).setTaskId(task)
                 .setExecution(ExecutionMetadata.newBuilder().setModel(model[0]).setProvider(model[1]).setDurationMs(40L)
                         .setUsage(Usage.newBuilder().setInputTokens(input).setOutputTokens(output).build())
-                        .setCost(Cost.newBuilder().setTotal(cost.setScale(12)).setSource(CostSource.REPORTED).build())
+                        .setCost(Cost.newBuilder().setTotal(Money.toBytes(cost.setScale(12))).setSource(CostSource.REPORTED).build())
                         .build())
                 .setOutcome(outcome).build();
         tallyAgent(resultId, time, agent, model[0], model[1], type, input, output, input + output, cost, retry);
@@ -214,10 +215,10 @@ final class MixedLoad {
         tallyNode(job, "n2", 1, StepResultType.SUCCESS, time + 2);
         events.add(node(time + 3, NodeFinished.newBuilder().setJobId(job).setNodeId("n3").setStepIndex(3).setAttempt(0)
                 .setResultType(StepResultType.PERMANENT_FAILURE).setReason("bad input")
-                .setTimestamp(Instant.ofEpochMilli(time + 3)).build()));
+                .setTimestamp(Instant.ofEpochMilli(time + 3).toEpochMilli()).build()));
         tallyNode(job, "n3", 0, StepResultType.PERMANENT_FAILURE, time + 3);
         events.add(node(time + 4, NodeFinished.newBuilder().setJobId(job).setNodeId("n4").setStepIndex(4).setAttempt(0)
-                .setPayloadResults("{\"n4\":4}").setTimestamp(Instant.ofEpochMilli(time + 4)).build()));
+                .setPayloadResults("{\"n4\":4}").setTimestamp(Instant.ofEpochMilli(time + 4).toEpochMilli()).build()));
         tallyNode(job, "n4", 0, null, time + 4);
         events.add(json(topics.nodeFinishedJson(), job, time + 5, "{\"job_id\":\"" + job + "\",\"node_id\":\"n5\","
                 + "\"step_index\":5,\"attempt\":0,\"result_type\":\"compensatable_failure\",\"reason\":\"half written\","

@@ -99,7 +99,7 @@ final class PipelineChecks {
     long msToNextOutcome(long sinceMs) {
         return watcher.records(OUTCOMES).stream()
                 .filter(s -> s.readAtMs() >= sinceMs)
-                .filter(s -> decode(s, ClassifiedOutcome.class).getClassifiedAt().toEpochMilli() >= sinceMs)
+                .filter(s -> decode(s, ClassifiedOutcome.class).getClassifiedAt() >= sinceMs)
                 .mapToLong(s -> s.readAtMs() - sinceMs).min().orElse(-1);
     }
 
@@ -113,7 +113,7 @@ final class PipelineChecks {
         for (TopicWatcher.Seen seen : watcher.records(OUTCOMES)) {
             partitions.add(seen.record().partition());
             if (seen.readAtMs() >= sinceMs
-                    && decode(seen, ClassifiedOutcome.class).getClassifiedAt().toEpochMilli() >= sinceMs) {
+                    && decode(seen, ClassifiedOutcome.class).getClassifiedAt() >= sinceMs) {
                 first.merge(seen.record().partition(), seen.readAtMs() - sinceMs, Math::min);
             }
         }
@@ -162,7 +162,7 @@ final class PipelineChecks {
                 continue;
             }
             forwarded.merge(retry.getResultId(), 1L, Long::sum);
-            long due = retry.getDueAt().toEpochMilli();
+            long due = retry.getDueAt();
             if (seen.record().timestamp() < due) {
                 early.add(retry.getResultId() + " at " + seen.record().timestamp() + " < dueAt " + due);
             }
@@ -217,7 +217,7 @@ final class PipelineChecks {
             Map<String, List<AgentMetrics>> closed = new TreeMap<>();
             for (TopicWatcher.Seen seen : watcher.records(topic)) {
                 AgentMetrics metrics = decode(seen, AgentMetrics.class);
-                if (metrics.getWindowClosed() && metrics.getWindowStart().toEpochMilli() < MixedLoad.LOAD_WINDOWS_END.toEpochMilli()) {
+                if (metrics.getWindowClosed() && metrics.getWindowStart() < MixedLoad.LOAD_WINDOWS_END.toEpochMilli()) {
                     closed.computeIfAbsent(new String(seen.record().key(), StandardCharsets.UTF_8), k -> new ArrayList<>())
                             .add(metrics);
                 }

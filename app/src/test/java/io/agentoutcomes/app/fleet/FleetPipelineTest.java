@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.KafkaTestCluster;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -89,7 +90,7 @@ class FleetPipelineTest {
                 var execution = outcome.getAgentResult() == null ? null : outcome.getAgentResult().getExecution();
                 if (execution != null && execution.getModel() != null) {
                     if (execution.getCost() != null) {
-                        cost.merge(execution.getModel(), execution.getCost().getTotal(), BigDecimal::add);
+                        cost.merge(execution.getModel(), Money.toDecimal(execution.getCost().getTotal()), BigDecimal::add);
                     }
                     if (execution.getUsage() != null && execution.getUsage().getTotalTokens() != null) {
                         tokens.merge(execution.getModel(), execution.getUsage().getTotalTokens(), Long::sum);
@@ -114,7 +115,7 @@ class FleetPipelineTest {
             assertThat(report.retriesDelivered()).isEqualTo(ready.size()).isEqualTo(scheduled);
             assertThat(report.retriesReceived()).isEqualTo(ready.size());
             long beforeDue = ready.stream().filter(r -> r.timestamp() < retries.deserialize(r.topic(), r.headers(), r.value())
-                    .getDueAt().toEpochMilli()).count();
+                    .getDueAt()).count();
             assertThat(report.retriesDeliveredBeforeDue()).isEqualTo(beforeDue).isZero();
             assertThat(report.retriesEarly()).isZero();
             assertThat(report.reruns()).isPositive().isLessThanOrEqualTo(report.retriesReceived());

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class DashboardPageTest {
 
     private static AgentMetrics point(String model, Instant start, String cost, long tokens) {
-        return AgentMetrics.newBuilder().setAgentId("a").setModel(model).setProvider("p").setWindowStart(start)
+        return AgentMetrics.newBuilder().setAgentId("a").setModel(model).setProvider("p").setWindowStart(start.toEpochMilli())
                 .setCostTotal(new BigDecimal(cost).setScale(12)).setCostInput(BigDecimal.ZERO.setScale(12))
                 .setCostOutput(BigDecimal.ZERO.setScale(12)).setCostCacheRead(BigDecimal.ZERO.setScale(12))
                 .setCostCacheWrite(BigDecimal.ZERO.setScale(12)).setTotalTokens(tokens).setDurationSketch(java.nio.ByteBuffer.allocate(0))

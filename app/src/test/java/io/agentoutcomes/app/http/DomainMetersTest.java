@@ -15,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.HdrHistogram.Histogram;
+import org.HdrHistogram.AbstractHistogram;
 import org.junit.jupiter.api.Test;
 
 /** The domain meters as Prometheus sees them: the registry's own scrape model, names, types and label values. */
@@ -129,7 +129,7 @@ class DomainMetersTest {
     @Test
     void durationsAreAHistogramInSecondsWithAnExactSum() {
         AgentMetrics m = totals("a", "1");
-        Histogram sketch = DurationSketch.empty();
+        AbstractHistogram sketch = DurationSketch.empty();
         long sum = 0;
         for (long ms : new long[] {3, 40, 40, 700, 2_000, 90_000}) {
             sum += DurationSketch.record(sketch, ms);

@@ -64,7 +64,7 @@ class NpmClientsInteropTest {
         NodeFinished record = NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
                 .setPayloadResults("{\"n1\":{\"ok\":true}}").setTraceSpanId("span-2").setParentSpanId("span-1")
                 .setStepIndex(3).setDurationMs(250L).setState("{\"cursor\":\"n1\"}").setAttempt(1)
-                .setTimestamp(Instant.ofEpochMilli(1_767_225_600_000L)).setResultType(StepResultType.RETRYABLE_FAILURE)
+                .setTimestamp(Instant.ofEpochMilli(1_767_225_600_000L).toEpochMilli()).setResultType(StepResultType.RETRYABLE_FAILURE)
                 .setReason("upstream timeout").build();
         ObjectNode recordJson = JSON.createObjectNode().put("jobId", "job-1").put("nodeId", "n1")
                 .put("payloadResults", "{\"n1\":{\"ok\":true}}").put("traceSpanId", "span-2").put("parentSpanId", "span-1")

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
@@ -22,6 +23,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 public class AvroDeserializer<T> implements Deserializer<T> {
     private final Schema readerSchema;
     private final Map<Integer, DatumReader<Object>> readers = new ConcurrentHashMap<>();
+    /** A decoder per thread, re-pointed at each record instead of made anew. */
+    private static final ThreadLocal<BinaryDecoder> DECODERS = new ThreadLocal<>();
     private SchemaRegistryClient client;
     private boolean specific;
 
@@ -62,8 +65,10 @@ public class AvroDeserializer<T> implements Deserializer<T> {
         int id = WireFormat.readHeader(buffer, topic);
         DatumReader<Object> reader = readers.computeIfAbsent(id, writerId -> readerFor(writerId, topic));
         try {
-            return (T) reader.read(null, DecoderFactory.get()
-                    .binaryDecoder(bytes, buffer.position(), buffer.remaining(), null));
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, buffer.position(), buffer.remaining(),
+                    DECODERS.get());
+            DECODERS.set(decoder);
+            return (T) reader.read(null, decoder);
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("Could not decode the Avro record from topic '" + topic
                     + "' written with schema id " + id + ": " + e, e);

@@ -4,7 +4,6 @@ import io.agentoutcomes.avro.registry.RegisteredSchema;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
@@ -28,6 +27,8 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
     private final Map<Schema, String> schemaTexts = new ConcurrentHashMap<>();
     private final Map<Schema, DatumWriter<Object>> writers = new ConcurrentHashMap<>();
     private final Map<String, Schema> latestSchemas = new ConcurrentHashMap<>();
+    /** The id last written, by topic and schema instance: a serializer mostly writes one schema to one topic. */
+    private volatile LastWritten last;
     private SchemaRegistryClient client;
     private AvroSerdeConfig config;
     private boolean isKey;
@@ -58,11 +59,14 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
         if (config == null) {
             throw new IllegalStateException("AvroSerializer used before configure()");
         }
-        String subject = WireFormat.subject(topic, isKey);
         Schema schema = data.getSchema();
         Object datum = data;
         int id;
-        if (config.useLatestVersion()) {
+        LastWritten previous = last;
+        if (previous != null && previous.schema() == schema && previous.topic().equals(topic)) {
+            id = previous.id();
+        } else if (config.useLatestVersion()) {
+            String subject = WireFormat.subject(topic, isKey);
             RegisteredSchema latest = client.latest(subject);
             Schema latestSchema = latestSchemas.computeIfAbsent(latest.schema(), text -> new Schema.Parser().parse(text));
             if (!latestSchema.equals(schema)) {
@@ -72,13 +76,15 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
             id = latest.id();
         } else {
             String text = schemaTexts.computeIfAbsent(schema, Schema::toString);
+            String subject = WireFormat.subject(topic, isKey);
             id = config.autoRegister() ? client.register(subject, text) : client.idOf(subject, text);
+            // the latest version can change (use.latest.version has a cache time to live): only ids by schema are kept
+            last = new LastWritten(topic, schema, id);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        out.write(WireFormat.MAGIC_BYTE);
-        out.writeBytes(ByteBuffer.allocate(4).putInt(id).array());
+        EncodingBuffer out = EncodingBuffer.get();
+        out.writeHeader(id);
         try {
-            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            BinaryEncoder encoder = out.encoder();
             writers.computeIfAbsent(schema, AvroSerializer::writerFor).write(datum, encoder);
             encoder.flush();
         } catch (IOException | RuntimeException e) {
@@ -86,6 +92,9 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
                     + "' with schema id " + id + ": " + e.getMessage(), e);
         }
         return out.toByteArray();
+    }
+
+    private record LastWritten(String topic, Schema schema, int id) {
     }
 
     /** Re-reads a datum written with its own schema as the target schema would see it (Avro schema resolution). */

@@ -3,14 +3,14 @@ package io.agentoutcomes.avro.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.avro.AgentResult;
-import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.Records;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryState;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -83,12 +83,13 @@ class AvroSerdeTest {
     void moneyStaysExact() {
         AvroSerde<AgentResult> serde = AvroSerde.specific(AgentResult.class).configured(config, false);
         AgentResult record = Records.success();
-        record.getExecution().getCost().setTotal(new BigDecimal("0.000000100000"));
+        record.getExecution().getCost().setTotal(Money.toBytes(new BigDecimal("0.000000100000")));
 
         AgentResult decoded = serde.deserializer().deserialize("t", serde.serializer().serialize("t", record));
 
-        assertThat(decoded.getExecution().getCost().getTotal()).isEqualByComparingTo("0.0000001");
-        assertThat(decoded.getExecution().getCost().getTotal().scale()).isEqualTo(12);
+        assertThat(Money.toDecimal(decoded.getExecution().getCost().getTotal())).isEqualByComparingTo("0.0000001");
+        assertThat(Money.toDecimal(decoded.getExecution().getCost().getTotal()).scale()).isEqualTo(12);
+        assertThat(Money.picos(decoded.getExecution().getCost().getTotal())).isEqualTo(100_000L);
     }
 
     @Test

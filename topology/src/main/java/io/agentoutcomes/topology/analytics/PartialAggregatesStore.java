@@ -3,12 +3,12 @@ package io.agentoutcomes.topology.analytics;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.topology.state.WrappingStoreBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.HdrHistogram.Histogram;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
@@ -44,17 +44,15 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
         }
     }
 
-    /** A live accumulator: its store key, the aggregate changed in place, its duration sketch kept decoded. */
+    /** A live accumulator and its store key. */
     private static final class Live {
         final String key;
-        final AgentMetrics metrics;
-        final Histogram sketch;
+        final LivePartial partial;
         boolean dirty;
 
-        Live(String key, AgentMetrics metrics, Histogram sketch) {
+        Live(String key, LivePartial partial) {
             this.key = key;
-            this.metrics = metrics;
-            this.sketch = sketch;
+            this.partial = partial;
         }
     }
 
@@ -68,64 +66,21 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
 
     /** A builder for the store under {@code name}, changelogged like any key-value store. */
     public static StoreBuilder<PartialAggregatesStore> builder(String name, Serde<AgentMetrics> serde) {
-        StoreBuilder<KeyValueStore<String, AgentMetrics>> inner = Stores.keyValueStoreBuilder(
-                Stores.persistentKeyValueStore(name), Serdes.String(), serde).withCachingDisabled();
-        return new StoreBuilder<>() {
-            @Override
-            public StoreBuilder<PartialAggregatesStore> withCachingEnabled() {
-                return this;
-            }
-
-            @Override
-            public StoreBuilder<PartialAggregatesStore> withCachingDisabled() {
-                return this;
-            }
-
-            @Override
-            public StoreBuilder<PartialAggregatesStore> withLoggingEnabled(Map<String, String> config) {
-                inner.withLoggingEnabled(config);
-                return this;
-            }
-
-            @Override
-            public StoreBuilder<PartialAggregatesStore> withLoggingDisabled() {
-                inner.withLoggingDisabled();
-                return this;
-            }
-
-            @Override
-            public PartialAggregatesStore build() {
-                return new PartialAggregatesStore(inner.build());
-            }
-
-            @Override
-            public Map<String, String> logConfig() {
-                return inner.logConfig();
-            }
-
-            @Override
-            public boolean loggingEnabled() {
-                return inner.loggingEnabled();
-            }
-
-            @Override
-            public String name() {
-                return inner.name();
-            }
-        };
+        return new WrappingStoreBuilder<>(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(name), Serdes.String(),
+                serde), PartialAggregatesStore::new);
     }
 
     /** Adds an outcome to the partial of its key's minute starting at {@code minuteStart}. */
     public void add(long minuteStart, MetricsAggregator.Key dimensions, ClassifiedOutcome outcome) {
         Live partial = live(minuteStart, dimensions);
-        MetricsAggregator.addInPlace(partial.metrics, partial.sketch, outcome);
+        partial.partial.add(outcome);
         partial.dirty = true;
     }
 
     /** Adds a continuation event to the partial of its key's minute starting at {@code minuteStart}. */
     public void add(long minuteStart, MetricsAggregator.Key dimensions, ContinuationEvaluated event) {
         Live partial = live(minuteStart, dimensions);
-        MetricsAggregator.addContinuationInPlace(partial.metrics, event);
+        partial.partial.addContinuation(event);
         partial.dirty = true;
     }
 
@@ -160,8 +115,7 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
         return live.computeIfAbsent(new MinuteKey(minuteStart, dimensions), k -> {
             String key = k.encode();
             AgentMetrics stored = inner.get(key);
-            AgentMetrics metrics = MetricsAggregator.mutableCopy(stored == null ? MetricsAggregator.empty(dimensions) : stored);
-            return new Live(key, metrics, DurationSketch.decode(metrics.getDurationSketch()));
+            return new Live(key, stored == null ? LivePartial.of(dimensions) : LivePartial.from(dimensions, stored));
         });
     }
 
@@ -169,8 +123,7 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
     private void writeLive() {
         for (Live partial : live.values()) {
             if (partial.dirty) {
-                partial.metrics.setDurationSketch(DurationSketch.encode(partial.sketch));
-                inner.put(partial.key, partial.metrics);
+                inner.put(partial.key, partial.partial.toMetrics());
                 partial.dirty = false;
             }
         }

@@ -1,12 +1,11 @@
 package io.agentoutcomes.topology.analytics;
 
 import static io.agentoutcomes.topology.analytics.AnalyticsTopology.WINDOWS_STORE;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowKey;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowKey;
+import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.metrics.Sensor;
@@ -55,12 +54,12 @@ public final class WindowMerger implements Processor<String, AgentMetrics, Strin
             late.record();
             return;
         }
-        AgentMetrics merged = current == null ? record.value() : MetricsAggregator.merge(current, record.value());
+        AgentMetrics merged = current == null ? MetricsAggregator.withPercentiles(record.value())
+                : MetricsAggregator.mergeWithPercentiles(current, record.value());
         if (key.end() != null) {
-            merged.setWindowStart(Instant.ofEpochMilli(key.start()));
-            merged.setWindowEnd(key.end());
+            merged.setWindowStart(key.start());
+            merged.setWindowEnd(key.end().toEpochMilli());
         }
-        merged = MetricsAggregator.withPercentiles(merged);
         windows.put(record.key(), merged);
         context.forward(record.withValue(merged));
     }

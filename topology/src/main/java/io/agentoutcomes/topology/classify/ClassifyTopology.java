@@ -6,13 +6,13 @@ import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Classifies every completion and routes it: all to {@code outcomes-classified}, retries to
@@ -24,6 +24,11 @@ import org.apache.kafka.streams.state.Stores;
 public final class ClassifyTopology {
     public static final String AGENT_TASKS_STORE = "agent-tasks";
     public static final String NODE_TASKS_STORE = "node-tasks";
+    /**
+     * How many tasks' decoded states a stream task keeps in memory (each a few hundred bytes to a few KB with its
+     * recent result ids); the others are read from the store when they come again.
+     */
+    static final int TASKS_IN_MEMORY = 10_000;
 
     private ClassifyTopology() {
     }
@@ -51,9 +56,9 @@ public final class ClassifyTopology {
     static <V> KStream<String, ClassifiedOutcome> classify(StreamsBuilder builder, KStream<String, V> completions,
                                                                    TaskKind<V> kind, String store, String name,
                                                                    RetryPolicy policy, TaskRetention retention) {
-        // Cached: a task completed several times within one commit interval is written to its changelog once.
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(store), Serdes.String(),
-                Serdes.ByteArray()).withCachingEnabled());
+        // Decoded states kept in memory: a task completed several times within one commit interval is decoded once
+        // and written to its changelog once.
+        builder.addStateStore(WriteBehindStore.builder(store, TaskStates::new, TASKS_IN_MEMORY));
         return completions.process(() -> new TaskClassifier<>(policy, kind, store, retention), Named.as(name), store);
     }
 

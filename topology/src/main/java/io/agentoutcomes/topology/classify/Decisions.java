@@ -125,7 +125,7 @@ public final class Decisions {
     public static String nodeResultId(NodeFinished event, String position) {
         return nodeTaskId(event) + "/" + event.getAttempt() + "/"
                 + (event.getResultType() == null ? "SUCCESS" : event.getResultType().name()) + "/"
-                + (event.getTimestamp() != null ? String.valueOf(event.getTimestamp().toEpochMilli()) : "@" + position);
+                + (event.getTimestamp() != null ? String.valueOf(event.getTimestamp()) : "@" + position);
     }
 
     /**
@@ -171,7 +171,7 @@ public final class Decisions {
         long delay = outcome.getRetryDelayMs();
         Decision decision = outcome.getDecision();
         Optional<DailyWindow> daily = decision.getAction() == RetryAction.SWITCH_PROVIDER && outcome.getAgentResult() != null
-                ? DailyWindow.exhausted(outcome.getAgentResult().getRateLimit(), outcome.getClassifiedAt()) : Optional.empty();
+                ? DailyWindow.exhausted(outcome.getAgentResult().getRateLimit(), Instant.ofEpochMilli(outcome.getClassifiedAt())) : Optional.empty();
         RetryRequest retry = new RetryRequest();
         retry.setTaskId(outcome.getTaskId());
         retry.setResultId(outcome.getResultId());
@@ -184,11 +184,11 @@ public final class Decisions {
         retry.setDelayReason(outcome.getRetryDelayReason());
         retry.setTier(tiers.tierFor(Duration.ofMillis(delay)).name());
         retry.setFailedAt(outcome.getClassifiedAt());
-        retry.setDueAt(outcome.getClassifiedAt().plusMillis(delay));
+        retry.setDueAt(outcome.getClassifiedAt() + delay);
         retry.setReason(decision.getReason());
         retry.setAction(decision.getAction());
         retry.setExhaustedWindow(daily.map(DailyWindow::name).orElse(null));
-        retry.setWindowResetAt(daily.map(DailyWindow::resetAt).orElse(null));
+        retry.setWindowResetAt(daily.map(DailyWindow::resetAt).map(Instant::toEpochMilli).orElse(null));
         retry.setAgentResult(outcome.getAgentResult());
         retry.setNodeFinished(outcome.getNodeFinished());
         return retry;
@@ -283,7 +283,7 @@ public final class Decisions {
         outcome.setErrorCode(verdict.code() == null ? null : verdict.code().value());
         outcome.setErrorCategory(verdict.category());
         outcome.setReason(cut(verdict.reason()));
-        outcome.setClassifiedAt(now);
+        outcome.setClassifiedAt(now.toEpochMilli());
         PolicyDecision decision = verdict.decision();
         if (decision != null) {
             Decision avro = new Decision();

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.serde.AvroModel;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -26,8 +27,10 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 final class PendingRetries {
     /** The most header bytes (names and values) a pending retry keeps. */
     static final int MAX_HEADER_BYTES = 16 * 1024;
-    private final SpecificDatumWriter<RetryRequest> writer = new SpecificDatumWriter<>(RetryRequest.class);
-    private final SpecificDatumReader<RetryRequest> reader = new SpecificDatumReader<>(RetryRequest.class);
+    private final SpecificDatumWriter<RetryRequest> writer = new SpecificDatumWriter<>(RetryRequest.getClassSchema(),
+            AvroModel.SPECIFIC);
+    private final SpecificDatumReader<RetryRequest> reader = new SpecificDatumReader<>(RetryRequest.getClassSchema(),
+            RetryRequest.getClassSchema(), AvroModel.SPECIFIC);
     private final ByteArrayOutputStream buffer = new ByteArrayOutputStream(512);
     private BinaryEncoder encoder;
     private BinaryDecoder decoder;

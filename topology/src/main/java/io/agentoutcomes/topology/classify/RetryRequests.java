@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.OutputHeaders;
+import java.time.Instant;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
@@ -30,7 +31,7 @@ public final class RetryRequests implements FixedKeyProcessor<String, Classified
         OutputHeaders.put(headers, HeaderNames.TASK_ID, retry.getTaskId());
         OutputHeaders.put(headers, HeaderNames.RESULT_ID, retry.getResultId());
         OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(retry.getNextAttempt()));
-        OutputHeaders.put(headers, HeaderNames.DUE_AT, retry.getDueAt().toString());
+        OutputHeaders.put(headers, HeaderNames.DUE_AT, Instant.ofEpochMilli(retry.getDueAt()).toString());
         OutputHeaders.origin(headers, context.recordMetadata().orElse(null));
         context.forward(record.withValue(retry).withHeaders(headers));
     }

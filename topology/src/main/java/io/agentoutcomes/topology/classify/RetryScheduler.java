@@ -48,7 +48,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
             return;
         }
         long now = context.currentSystemTimeMs();
-        if (retry.getDueAt().toEpochMilli() <= now) {
+        if (retry.getDueAt() <= now) {
             context.forward(new Record<>(retry.getTaskId(), retry, now, record.headers()));
             return;
         }

@@ -50,7 +50,7 @@ public final class RetrySchedulerTopology {
         byte[] task = retry.getTaskId().getBytes(StandardCharsets.UTF_8);
         byte[] result = retry.getResultId().getBytes(StandardCharsets.UTF_8);
         return Bytes.wrap(ByteBuffer.allocate(Long.BYTES + Integer.BYTES + task.length + result.length)
-                .putLong(retry.getDueAt().toEpochMilli()).putInt(task.length).put(task).put(result).array());
+                .putLong(retry.getDueAt()).putInt(task.length).put(task).put(result).array());
     }
 
     /** The smallest key of a retry due at {@code dueAt}: no real key is this short, so none equals it. */

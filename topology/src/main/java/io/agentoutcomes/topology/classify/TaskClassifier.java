@@ -3,8 +3,9 @@ package io.agentoutcomes.topology.classify;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.TaskAttempts;
+import io.agentoutcomes.topology.classify.TaskStates.TaskState;
+import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.time.Instant;
-import java.util.List;
 import java.util.Random;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
@@ -13,7 +14,6 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Classifies each completion of one kind against its task's state, and keeps that state: the failure counts (so retry
@@ -32,9 +32,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private final String storeName;
     private final TaskRetention retention;
     private final Random random = new Random();
-    private final TaskStates states = new TaskStates();
     private ProcessorContext<String, ClassifiedOutcome> context;
-    private KeyValueStore<String, byte[]> tasks;
+    private WriteBehindStore<TaskState> tasks;
     private Sensor duplicates;
     private Sensor ignored;
     private Sensor expired;
@@ -52,7 +51,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     @Override
     public void init(ProcessorContext<String, ClassifiedOutcome> context) {
         this.context = context;
-        this.tasks = context.getStateStore(storeName);
+        this.tasks = WriteBehindStore.of(context, storeName);
         duplicates = sensor("duplicates");
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
@@ -71,16 +70,14 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         }
         long now = context.currentSystemTimeMs();
         String taskId = kind.taskId(value);
-        byte[] entry = tasks.get(taskId);
-        TaskAttempts state;
-        if (entry == null || TaskStates.expiresAt(entry) <= now) {
-            state = new TaskAttempts(0, 0, 0, null, List.of());
+        TaskState entry = tasks.read(taskId);
+        if (entry == null || entry.expiresAt() <= now) {
+            entry = TaskStates.fresh();
             addedSinceSweep++;
-        } else {
-            state = states.decode(entry);
         }
+        TaskAttempts state = entry.attempts();
         String resultId = kind.resultId(value, this::position);
-        if (state.getRecentResultIds().contains(resultId)) {
+        if (entry.seen(resultId)) {
             duplicates.record();
             return;
         }
@@ -89,7 +86,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             ignored.record();
         }
         long delay = outcome.getRetryDelayMs() == null ? 0 : outcome.getRetryDelayMs();
-        tasks.put(taskId, states.encode(Decisions.next(state, outcome), retention.expiresAt(now, delay)));
+        tasks.write(taskId, entry.next(outcome, retention.expiresAt(now, delay)));
         context.forward(record.withKey(taskId).withValue(outcome));
     }
 

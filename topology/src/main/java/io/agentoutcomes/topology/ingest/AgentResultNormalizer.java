@@ -134,7 +134,7 @@ public final class AgentResultNormalizer {
                 .setJobId(context.fieldOrHeaderOrNull(text(root, "jobId", "job_id"), HeaderNames.JOB_ID))
                 .setNodeId(context.fieldOrHeaderOrNull(text(root, "nodeId", "node_id"), HeaderNames.NODE_ID))
                 .setAttempt(context.attempt(root.smallCount("attempt")))
-                .setRecordTimestamp(context.timestamp());
+                .setRecordTimestamp(JsonFields.millis(context.timestamp()));
     }
 
     static String text(JsonFields fields, String camel, String snake) {

@@ -53,7 +53,7 @@ public final class ContinuationEventNormalizer {
                         .setReason(evaluation.requiredText("reason"))
                         .setContext(evaluation.jsonText("context"))
                         .build()))
-                .setTimestamp(root.isoTimestamp("timestamp"))
+                .setTimestamp(JsonFields.millis(root.isoTimestamp("timestamp")))
                 .build();
     }
 

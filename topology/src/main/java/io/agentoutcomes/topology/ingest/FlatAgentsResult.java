@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ProviderData;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
@@ -118,11 +119,12 @@ final class FlatAgentsResult {
         CostSource source = CostSource.REPORTED;
         if (total == null) {
             total = Stream.of(input, output, cacheRead, cacheWrite).filter(p -> p != null)
-                    .reduce(BigDecimal.ZERO.setScale(JsonFields.MONEY_SCALE), BigDecimal::add);
+                    .reduce(Money.ZERO, BigDecimal::add);
             source = CostSource.COMPUTED;
         }
-        return Cost.newBuilder().setInput(input).setOutput(output).setCacheRead(cacheRead).setCacheWrite(cacheWrite)
-                .setTotal(total).setSource(source).build();
+        return Cost.newBuilder().setInput(Money.toBytes(input)).setOutput(Money.toBytes(output))
+                .setCacheRead(Money.toBytes(cacheRead)).setCacheWrite(Money.toBytes(cacheWrite)).setTotal(Money.toBytes(total))
+                .setSource(source).build();
     }
 
     private static RateLimitState rateLimit(JsonFields rateLimit) {

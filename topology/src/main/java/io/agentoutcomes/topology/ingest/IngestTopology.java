@@ -5,15 +5,9 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.InputLimits;
-import io.agentoutcomes.topology.OutputHeaders;
 import io.agentoutcomes.topology.Topics;
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.Function;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -22,10 +16,6 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * JSON in, canonical Avro out: {@code agent-results-json} (any seed dialect) to {@code agent-results},

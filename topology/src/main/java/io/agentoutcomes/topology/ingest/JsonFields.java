@@ -6,6 +6,7 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.agentoutcomes.avro.Money;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -25,7 +26,6 @@ import java.util.function.Function;
  */
 final class JsonFields {
     /** The scale money is kept at: pico-dollars, as the Avro {@code decimal(30, 12)} fields. */
-    static final int MONEY_SCALE = 12;
 
     private final JsonNode node;
     private final String path;
@@ -169,14 +169,19 @@ final class JsonFields {
         if (amount.signum() < 0) {
             throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + amount.toPlainString() + ": must not be negative");
         }
-        if (amount.stripTrailingZeros().scale() > MONEY_SCALE || amount.precision() - amount.scale() > 30 - MONEY_SCALE) {
+        if (!Money.fits(amount)) {
             throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + amount.toPlainString()
                     + ": more precise than a pico-dollar, or too large");
         }
-        return amount.setScale(MONEY_SCALE, RoundingMode.UNNECESSARY);
+        return amount.setScale(Money.SCALE, RoundingMode.UNNECESSARY);
     }
 
     /** An ISO 8601 date-time with offset, e.g. {@code 2024-01-26T15:30:00Z}. */
+    /** An instant as the contract carries it: epoch milliseconds; null for null. */
+    static Long millis(Instant instant) {
+        return instant == null ? null : instant.toEpochMilli();
+    }
+
     Instant isoTimestamp(String name) {
         String text = text(name);
         if (text == null) {

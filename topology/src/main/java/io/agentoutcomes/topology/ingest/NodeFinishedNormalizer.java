@@ -51,7 +51,7 @@ public final class NodeFinishedNormalizer {
                 .setDurationMs(payload.count("duration_ms"))
                 .setState(payload.jsonText("state"))
                 .setAttempt(context.attempt(attempt))
-                .setTimestamp(first(payload.isoTimestamp("timestamp"), root.isoTimestamp("timestamp")))
+                .setTimestamp(JsonFields.millis(first(payload.isoTimestamp("timestamp"), root.isoTimestamp("timestamp"))))
                 .setResultType(resultType(payload))
                 .setReason(payload.text("reason"))
                 .build();

@@ -10,6 +10,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.InProgress;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
@@ -62,7 +63,7 @@ final class VatEnvelope {
 
     /** A cost of which only the reported total is known; null for null. */
     static Cost reportedTotal(BigDecimal total) {
-        return total == null ? null : Cost.newBuilder().setTotal(total).setSource(CostSource.REPORTED).build();
+        return total == null ? null : Cost.newBuilder().setTotal(Money.toBytes(total)).setSource(CostSource.REPORTED).build();
     }
 
     /** Seed 000's ExecutionMetadata; null when absent. */
@@ -75,7 +76,7 @@ final class VatEnvelope {
                 .setModel(execution.text("model"))
                 .setProvider(execution.text("provider"))
                 .setRetryCount(execution.smallCount("retryCount"))
-                .setTimestamp(execution.isoTimestamp("timestamp"))
+                .setTimestamp(JsonFields.millis(execution.isoTimestamp("timestamp")))
                 .setUsage(totalTokens(execution.count("tokensUsed")))
                 .setCost(reportedTotal(execution.money("cost")))
                 .build();

@@ -53,7 +53,7 @@ public final class ReplayState {
                 .setDurationMs(event.getDurationMs())
                 .setTraceSpanId(event.getTraceSpanId())
                 .setParentSpanId(event.getParentSpanId())
-                .setFinishedAtMs(event.getTimestamp() == null ? null : event.getTimestamp().toEpochMilli())
+                .setFinishedAtMs(event.getTimestamp())
                 .setStopReason(stop)
                 .build();
         Map<String, NodeReplay> nodes = new LinkedHashMap<>();
@@ -82,7 +82,8 @@ public final class ReplayState {
                 && isLatestSuccess(attempts, attempt)) {
             payloads.put(event.getNodeId(), event.getPayloadResults());
         }
-        Instant updated = state.getUpdatedAt() == null || eventTime.isAfter(state.getUpdatedAt()) ? eventTime : state.getUpdatedAt();
+        long eventMillis = eventTime.toEpochMilli();
+        Long updated = state.getUpdatedAt() == null || eventMillis > state.getUpdatedAt() ? eventMillis : state.getUpdatedAt();
         return derive(state.getJobId(), nodes.values(), payloads, updated);
     }
 
@@ -103,7 +104,7 @@ public final class ReplayState {
     }
 
     private static JobReplayState derive(String jobId, java.util.Collection<NodeReplay> nodeSet,
-                                         Map<String, String> payloads, Instant updated) {
+                                         Map<String, String> payloads, Long updated) {
         List<NodeReplay> nodes = new ArrayList<>(nodeSet);
         nodes.sort(STEP_ORDER);
         List<NodeReplay> completed = nodes.stream().filter(NodeReplay::getCompleted)

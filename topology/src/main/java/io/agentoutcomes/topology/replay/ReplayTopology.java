@@ -1,27 +1,14 @@
 package io.agentoutcomes.topology.replay;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.Decision;
-import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.JobReplayState;
-import io.agentoutcomes.avro.NodeFinished;
-import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
-import java.time.Instant;
-import java.util.Objects;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
-import org.apache.kafka.streams.state.TimestampedKeyValueStore;
-import org.apache.kafka.streams.state.ValueAndTimestamp;
 
 /**
  * Folds each job's {@code node_finished} events into its {@link JobReplayState} (seed 001's replay rules, see
@@ -62,8 +49,8 @@ public final class ReplayTopology {
      * The index key of a job: its update time subtracted from {@code Long.MAX_VALUE}, zero-padded, then the job id,
      * so that string order is newest first, then by job id.
      */
-    public static String recentKey(Instant updatedAt, String jobId) {
-        long millis = updatedAt == null ? 0 : Math.max(0, updatedAt.toEpochMilli());
+    public static String recentKey(Long updatedAt, String jobId) {
+        long millis = updatedAt == null ? 0 : Math.max(0, updatedAt);
         return String.format("%019d|%s", Long.MAX_VALUE - millis, jobId);
     }
 

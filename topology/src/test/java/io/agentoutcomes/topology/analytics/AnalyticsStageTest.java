@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.StepResultType;
@@ -76,7 +77,7 @@ class AnalyticsStageTest {
                 .setExecution(ExecutionMetadata.newBuilder().setModel("gpt-4o-mini").setProvider("openai")
                         .setDurationMs(durationMs)
                         .setUsage(Usage.newBuilder().setInputTokens(inputTokens).setOutputTokens(outputTokens).build())
-                        .setCost(Cost.newBuilder().setTotal(new BigDecimal(cost).setScale(12)).setSource(CostSource.REPORTED)
+                        .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal(cost).setScale(12))).setSource(CostSource.REPORTED)
                                 .build())
                         .build())
                 .setOutcome(errorCode == null ? Success.newBuilder().build()
@@ -84,7 +85,7 @@ class AnalyticsStageTest {
                 .build();
         outcomes.pipeInput("task-" + id, ClassifiedOutcome.newBuilder().setTaskId("task-" + id).setResultId(id)
                 .setAgentId("summarizer").setAttempt(0).setResultType(type).setErrorCode(errorCode).setReason("test")
-                .setDecision(decision).setRetryCount(retryCount).setClassifiedAt(at).setAgentResult(result).build(), at);
+                .setDecision(decision).setRetryCount(retryCount).setClassifiedAt(at.toEpochMilli()).setAgentResult(result).build(), at);
     }
 
     private void success(Instant at, String cost) {
@@ -122,8 +123,8 @@ class AnalyticsStageTest {
         Map<String, AgentMetrics> byMinute = latest(minutes);
         assertThat(byMinute).containsOnlyKeys(key("1m", T0), key("1m", T0.plusSeconds(60)), key("1m", T0.plusSeconds(120)));
         AgentMetrics first = byMinute.get(key("1m", T0));
-        assertThat(first.getWindowStart()).isEqualTo(T0);
-        assertThat(first.getWindowEnd()).isEqualTo(T0.plusSeconds(60));
+        assertThat(first.getWindowStart()).isEqualTo(T0.toEpochMilli());
+        assertThat(first.getWindowEnd()).isEqualTo(T0.plusSeconds(60).toEpochMilli());
         assertThat(first.getWindowClosed()).isFalse();
         assertThat(first.getCompletions()).isEqualTo(Map.of("SUCCESS", 1L, "PERMANENT_FAILURE", 1L));
         assertThat(first.getAttempts()).isEqualTo(2);
@@ -150,8 +151,8 @@ class AnalyticsStageTest {
         Map<String, AgentMetrics> byHour = latest(hours);
         assertThat(byHour).containsOnlyKeys(key("1h", T0));
         AgentMetrics hour = byHour.get(key("1h", T0));
-        assertThat(hour.getWindowStart()).isEqualTo(T0);
-        assertThat(hour.getWindowEnd()).isEqualTo(T0.plusSeconds(3600));
+        assertThat(hour.getWindowStart()).isEqualTo(T0.toEpochMilli());
+        assertThat(hour.getWindowEnd()).isEqualTo(T0.plusSeconds(3600).toEpochMilli());
         assertThat(hour.getCompletions())
                 .isEqualTo(Map.of("SUCCESS", 2L, "PERMANENT_FAILURE", 1L, "RETRYABLE_FAILURE", 1L));
         assertThat(hour.getCostTotal()).isEqualTo(new BigDecimal("0.600000000001"));
@@ -200,7 +201,7 @@ class AnalyticsStageTest {
     void workflowNodeOutcomesHaveNoAgentAndAreNotAggregated() {
         outcomes.pipeInput("job-1/n1", ClassifiedOutcome.newBuilder().setTaskId("job-1/n1").setResultId("job-1/n1/0")
                 .setJobId("job-1").setNodeId("n1").setAttempt(0).setResultType(ResultType.SUCCESS).setReason("ok")
-                .setClassifiedAt(T0).setNodeFinished(NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
+                .setClassifiedAt(T0.toEpochMilli()).setNodeFinished(NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
                         .setResultType(StepResultType.SUCCESS).build())
                 .build(), T0);
         stage.advance(FLUSH.multipliedBy(3));

@@ -10,6 +10,7 @@ import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
@@ -49,7 +50,7 @@ class AnalyticsTopologyTest {
         AgentResult result = AgentResult.newBuilder().setResultId(id).setAgentId("summarizer").setTaskId("task-" + id)
                 .setExecution(ExecutionMetadata.newBuilder().setModel("gpt-4o-mini").setProvider("openai")
                         .setDurationMs(durationMs).setUsage(Usage.newBuilder().setInputTokens(inputTokens).setOutputTokens(10L).build())
-                        .setCost(Cost.newBuilder().setTotal(new BigDecimal(cost).setScale(12)).setSource(CostSource.REPORTED).build())
+                        .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal(cost).setScale(12))).setSource(CostSource.REPORTED).build())
                         .build())
                 .setOutcome(success ? Success.newBuilder().build()
                         : Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build())
@@ -71,8 +72,8 @@ class AnalyticsTopologyTest {
         assertThat(first).hasSize(1);
         AgentMetrics window = first.get(0).value;
         assertThat(first.get(0).key).isEqualTo(key("1m", T0));
-        assertThat(window.getWindowStart()).isEqualTo(T0);
-        assertThat(window.getWindowEnd()).isEqualTo(T0.plusSeconds(60));
+        assertThat(window.getWindowStart()).isEqualTo(T0.toEpochMilli());
+        assertThat(window.getWindowEnd()).isEqualTo(T0.plusSeconds(60).toEpochMilli());
         assertThat(window.getWindowClosed()).isFalse();
         assertThat(window.getCompletions()).isEqualTo(Map.of("SUCCESS", 1L, "PERMANENT_FAILURE", 1L));
         assertThat(window.getCostTotal()).isEqualTo(new BigDecimal("0.000000300000"));

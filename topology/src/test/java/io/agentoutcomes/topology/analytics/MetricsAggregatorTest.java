@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Finding;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.StopReason;
@@ -39,7 +40,7 @@ class MetricsAggregatorTest {
         AgentResult result = AgentResult.newBuilder().setResultId("r").setAgentId("agent-1").setTaskId("t")
                 .setExecution(execution).setOutcome(agentOutcome).build();
         return ClassifiedOutcome.newBuilder().setTaskId("t").setResultId("r").setAttempt(0).setResultType(type)
-                .setReason("x").setDecision(decision).setRetryCount(retryCount).setClassifiedAt(Instant.EPOCH)
+                .setReason("x").setDecision(decision).setRetryCount(retryCount).setClassifiedAt(Instant.EPOCH.toEpochMilli())
                 .setAgentResult(result).build();
     }
 
@@ -59,7 +60,7 @@ class MetricsAggregatorTest {
     @Test
     void aMillionCostsOfATenthOfAMicrodollarSumToExactlyTenCents() {
         ExecutionMetadata execution = ExecutionMetadata.newBuilder().setCost(Cost.newBuilder()
-                .setTotal(new BigDecimal("0.000000100000")).setSource(CostSource.REPORTED).build()).build();
+                .setTotal(Money.toBytes(new BigDecimal("0.000000100000"))).setSource(CostSource.REPORTED).build()).build();
         ClassifiedOutcome tiny = success(execution);
         AgentMetrics total = MetricsAggregator.empty(KEY);
         for (int i = 0; i < 1_000_000; i++) {
@@ -211,7 +212,7 @@ class MetricsAggregatorTest {
     void mergingInEitherOrderGivesTheSameFigures() {
         AgentMetrics a = MetricsAggregator.add(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
                 .setDurationMs(120L).setUsage(Usage.newBuilder().setOutputTokens(5L).build()).setCost(Cost.newBuilder()
-                        .setTotal(new BigDecimal("0.010000000000")).setInput(new BigDecimal("0.004000000000"))
+                        .setTotal(Money.toBytes(new BigDecimal("0.010000000000"))).setInput(Money.toBytes(new BigDecimal("0.004000000000")))
                         .setSource(CostSource.REPORTED).build()).build()));
         AgentMetrics b = MetricsAggregator.add(MetricsAggregator.empty(KEY), outcome(ResultType.RETRYABLE_FAILURE,
                 decision(ErrorHandling.RETRY, null), null, ExecutionMetadata.newBuilder().setDurationMs(900L).build(),

@@ -15,8 +15,8 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
-import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.StepResultType;
@@ -97,13 +97,13 @@ class RetryRouteTest {
         assertThat(due).hasSize(1);
         RetryRequest retry = due.get(0).value();
         assertThat(due.get(0).key()).isEqualTo("task-1");
-        assertThat(retry.getDueAt()).isEqualTo(T0.plusMillis(5_000));
+        assertThat(retry.getDueAt()).isEqualTo(T0.plusMillis(5_000).toEpochMilli());
         assertThat(retry.getNextAttempt()).isEqualTo(1);
         assertThat(retry.getDelayMs()).isEqualTo(5_000L);
         assertThat(retry.getDelayReason()).isEqualTo("backoff 5000 ms x 2^0");
         assertThat(retry.getTier()).isEqualTo("5s");
         assertThat(retry.getAgentResult()).isEqualTo(failure("r-1", "llm-rate-limit", null));
-        assertThat(due.get(0).timestamp()).isGreaterThanOrEqualTo(retry.getDueAt().toEpochMilli());
+        assertThat(due.get(0).timestamp()).isGreaterThanOrEqualTo(retry.getDueAt());
 
         pipeline.advance(Duration.ofMinutes(5));
         assertThat(ready.isEmpty()).as("forwarded once").isTrue();
@@ -223,7 +223,7 @@ class RetryRouteTest {
         assertThat(due).hasSize(1);
         assertThat(due.get(0).getAction()).isEqualTo(RetryAction.SWITCH_PROVIDER);
         assertThat(due.get(0).getExhaustedWindow()).isEqualTo("tokens_per_day");
-        assertThat(due.get(0).getWindowResetAt()).isEqualTo(T0.plus(Duration.ofHours(12)));
+        assertThat(due.get(0).getWindowResetAt()).isEqualTo((T0.plus(Duration.ofHours(12))).toEpochMilli());
         assertThat(due.get(0).getDelayMs()).isZero();
         assertThat(deadLetter.isEmpty()).isTrue();
     }
@@ -236,7 +236,7 @@ class RetryRouteTest {
 
         assertThat(classified.readValue().getRetryDelayMs()).isEqualTo(3_600_000L);
         pipeline.advance(Duration.ofHours(1));
-        assertThat(ready.readValue().getDueAt()).isEqualTo(T0.plus(Duration.ofHours(1)));
+        assertThat(ready.readValue().getDueAt()).isEqualTo((T0.plus(Duration.ofHours(1))).toEpochMilli());
         assertThat(deadLetter.isEmpty()).isTrue();
     }
 
@@ -401,7 +401,7 @@ class RetryRouteTest {
     @Test
     void aRedeliveredNodeEventWithItsFinishTimeIsClassifiedOnce() {
         start(RetryPolicy.defaults());
-        NodeFinished event = NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setTimestamp(T0)
+        NodeFinished event = NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setTimestamp(T0.toEpochMilli())
                 .setResultType(StepResultType.RETRYABLE_FAILURE).setReason("timeout").build();
         nodeFinished.pipeInput("job-1", event, T0);
         nodeFinished.pipeInput("job-1", event, T0.plusSeconds(1));

@@ -37,7 +37,7 @@ class RetrySchedulerTest {
     private static RetryRequest retry(String resultId, Instant dueAt) {
         return RetryRequest.newBuilder().setTaskId("task-" + resultId).setResultId(resultId).setNextAttempt(1)
                 .setErrorCode("llm-rate-limit").setDelayMs(dueAt.toEpochMilli() - T0.toEpochMilli())
-                .setDelayReason("test").setTier("long").setFailedAt(T0).setDueAt(dueAt).setReason("test").build();
+                .setDelayReason("test").setTier("long").setFailedAt(T0.toEpochMilli()).setDueAt(dueAt.toEpochMilli()).setReason("test").build();
     }
 
     @Test
@@ -82,7 +82,7 @@ class RetrySchedulerTest {
         assertThat(ready.isEmpty()).isTrue();
         List<Long> order = new java.util.ArrayList<>();
         for (List<RetryRequest> batch : List.of(first, second, third)) {
-            batch.forEach(r -> order.add(r.getDueAt().toEpochMilli()));
+            batch.forEach(r -> order.add(r.getDueAt()));
         }
         assertThat(order).isSorted();
         assertThat(order.stream().distinct()).hasSize(3);

@@ -53,8 +53,8 @@ class Seed003DailyLimitTest {
         RetryRequest retry = Decisions.retryRequest(outcome, RetryPolicy.defaults().tiers());
         assertThat(retry.getAction()).isEqualTo(RetryAction.SWITCH_PROVIDER);
         assertThat(retry.getExhaustedWindow()).isEqualTo("tokens_per_day");
-        assertThat(retry.getWindowResetAt()).isEqualTo(NOW.plus(Duration.ofHours(12)));
-        assertThat(retry.getDueAt()).isEqualTo(NOW);
+        assertThat(retry.getWindowResetAt()).isEqualTo((NOW.plus(Duration.ofHours(12))).toEpochMilli());
+        assertThat(retry.getDueAt()).isEqualTo(NOW.toEpochMilli());
     }
 
     @Test

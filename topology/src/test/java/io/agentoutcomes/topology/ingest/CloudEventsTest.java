@@ -8,9 +8,9 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
-import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Success;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.core.message.Encoding;
@@ -133,7 +133,7 @@ class CloudEventsTest {
 
             assertThat(pipeline.agentResults()).extracting(r -> r.value()).containsExactly(AgentResult.newBuilder()
                     .setResultId("result-in-header").setAgentId("agent-in-header").setTaskId("task-in-data")
-                    .setAttempt(0).setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME)
+                    .setAttempt(0).setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME.toEpochMilli())
                     .setOutcome(Success.newBuilder().setData("1").build()).build());
         }
     }
@@ -146,7 +146,7 @@ class CloudEventsTest {
 
             assertThat(pipeline.agentResults()).extracting(r -> r.value()).containsExactly(AgentResult.newBuilder()
                     .setResultId("e-1").setAgentId("agent-a").setTaskId("task-from-key").setAttempt(0)
-                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME)
+                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME.toEpochMilli())
                     .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("timeout").build()).build())
                     .build());
         }
@@ -300,7 +300,7 @@ class CloudEventsTest {
         return new Written(pairs(pipeline.agentResults()), pairs(pipeline.nodeFinished()),
                 pairs(pipeline.continuationEvents()), pipeline.outcomes().stream().map(r -> KeyValue.pair(r.key(),
                 // the time of classification, and the retry delay's random jitter, differ from run to run
-                ClassifiedOutcome.newBuilder(r.value()).setClassifiedAt(Instant.EPOCH).setRetryDelayMs(null)
+                ClassifiedOutcome.newBuilder(r.value()).setClassifiedAt(Instant.EPOCH.toEpochMilli()).setRetryDelayMs(null)
                         .setRetryDelayReason(null).build())).toList(), pipeline.rejected());
     }
 

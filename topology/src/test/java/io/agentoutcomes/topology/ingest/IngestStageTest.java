@@ -69,7 +69,7 @@ class IngestStageTest {
         List<TestRecord<String, AgentResult>> out = agentResults.readRecordsToList();
         assertThat(out).extracting(r -> KeyValue.pair(r.key(), r.value())).containsExactly(KeyValue.pair("task-1",
                 AgentResult.newBuilder().setResultId("agent-results-json/0/0").setAgentId("a-1").setTaskId("task-1")
-                        .setAttempt(0).setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(T0)
+                        .setAttempt(0).setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(T0.toEpochMilli())
                         .setOutcome(Success.newBuilder().setData("{\"ok\":true}").setWarnings(List.of()).build()).build()));
         assertThat(out.get(0).timestamp()).isEqualTo(T0.toEpochMilli());
         assertThat(text(out.get(0).headers())).containsEntry("agent-id", "a-1")

@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.InProgress;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
@@ -41,7 +42,7 @@ class Seed000VatEnvelopeTest {
 
     private static AgentResult.Builder expected(long offset) {
         return AgentResult.newBuilder().setResultId("agent-results-json/0/" + offset).setAgentId("photo-analyzer")
-                .setTaskId("task-1").setAttempt(0).setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME);
+                .setTaskId("task-1").setAttempt(0).setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME.toEpochMilli());
     }
 
     private static Success success(String data, String... warnings) {
@@ -146,15 +147,15 @@ class Seed000VatEnvelopeTest {
             assertThat(record.key()).isEqualTo("t-header");
             assertThat(record.value()).isEqualTo(AgentResult.newBuilder().setResultId("r-9").setAgentId("a-1")
                     .setTaskId("t-header").setJobId("job-3").setNodeId("n2").setAttempt(2)
-                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME).setOutcome(success("1")).build());
+                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME.toEpochMilli()).setOutcome(success("1")).build());
         });
     }
 
     private static ExecutionMetadata execution(long durationMs, long tokens, String cost, Integer retryCount) {
         return ExecutionMetadata.newBuilder().setDurationMs(durationMs).setModel("gpt-4o-mini").setProvider("openai")
-                .setTimestamp(Instant.parse("2024-01-26T15:30:00Z")).setRetryCount(retryCount)
+                .setTimestamp(Instant.parse("2024-01-26T15:30:00Z").toEpochMilli()).setRetryCount(retryCount)
                 .setUsage(Usage.newBuilder().setTotalTokens(tokens).build())
-                .setCost(Cost.newBuilder().setTotal(new BigDecimal(cost).setScale(12)).setSource(CostSource.REPORTED).build())
+                .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal(cost).setScale(12))).setSource(CostSource.REPORTED).build())
                 .build();
     }
 }

@@ -35,7 +35,7 @@ class Seed001And002EventsTest {
         assertThat(pipeline.nodeFinished()).extracting(r -> KeyValue.pair(r.key(), r.value())).containsExactly(KeyValue.pair(
                 "job-1", NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1").setPayloadResults("{}")
                         .setTraceSpanId("span-2").setParentSpanId("span-1").setStepIndex(1).setDurationMs(42L)
-                        .setState("{\"cursor\":\"n0\"}").setAttempt(0).setTimestamp(Instant.parse("2026-03-01T11:59:59Z"))
+                        .setState("{\"cursor\":\"n0\"}").setAttempt(0).setTimestamp(Instant.parse("2026-03-01T11:59:59Z").toEpochMilli())
                         .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404 not found").build()));
     }
 

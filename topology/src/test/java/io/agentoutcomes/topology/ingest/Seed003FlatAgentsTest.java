@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ProviderData;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
@@ -54,7 +55,7 @@ class Seed003FlatAgentsTest {
 
     private static AgentResult.Builder expected() {
         return AgentResult.newBuilder().setResultId("agent-results-json/0/0").setAgentId("flat-agent").setTaskId("task-7")
-                .setAttempt(0).setDialect(Dialect.FLATAGENTS).setRecordTimestamp(RECORD_TIME);
+                .setAttempt(0).setDialect(Dialect.FLATAGENTS).setRecordTimestamp(RECORD_TIME.toEpochMilli());
     }
 
     private static BigDecimal usd(String amount) {
@@ -100,8 +101,8 @@ class Seed003FlatAgentsTest {
                         .setRequestId("req_abc123")
                         .setUsage(Usage.newBuilder().setInputTokens(100L).setOutputTokens(50L).setTotalTokens(150L)
                                 .setCacheReadTokens(10L).setCacheWriteTokens(5L).setApiCalls(1L).build())
-                        .setCost(Cost.newBuilder().setInput(usd("0.001")).setOutput(usd("0.002"))
-                                .setCacheRead(usd("0.0001")).setCacheWrite(usd("0.0002")).setTotal(usd("0.0033"))
+                        .setCost(Cost.newBuilder().setInput(Money.toBytes(usd("0.001"))).setOutput(Money.toBytes(usd("0.002")))
+                                .setCacheRead(Money.toBytes(usd("0.0001"))).setCacheWrite(Money.toBytes(usd("0.0002"))).setTotal(Money.toBytes(usd("0.0033")))
                                 .setSource(CostSource.REPORTED).build())
                         .build())
                 .setRateLimit(RateLimitState.newBuilder().setLimited(true).setRetryAfterMs(60_000L).setWindows(List.of(
@@ -125,7 +126,7 @@ class Seed003FlatAgentsTest {
         assertThat(result).isEqualTo(expected()
                 .setExecution(ExecutionMetadata.newBuilder()
                         .setUsage(Usage.newBuilder().setInputTokens(12L).setOutputTokens(3L).build())
-                        .setCost(Cost.newBuilder().setTotal(usd("0.0000001")).setSource(CostSource.REPORTED).build())
+                        .setCost(Cost.newBuilder().setTotal(Money.toBytes(usd("0.0000001"))).setSource(CostSource.REPORTED).build())
                         .build())
                 .setOutcome(Success.newBuilder().setData("{\"summary\":\"ok\"}").setContent("{\"summary\":\"ok\"}")
                         .setFinishReason("stop").build())
@@ -136,8 +137,8 @@ class Seed003FlatAgentsTest {
     void costBreakdownWithoutATotalGetsTheSumOfItsParts() {
         AgentResult result = publish("{\"content\":\"hi\",\"cost\":{\"input\":0.001,\"output\":0.002}}");
 
-        assertThat(result.getExecution().getCost()).isEqualTo(Cost.newBuilder().setInput(usd("0.001"))
-                .setOutput(usd("0.002")).setTotal(usd("0.003")).setSource(CostSource.COMPUTED).build());
+        assertThat(result.getExecution().getCost()).isEqualTo(Cost.newBuilder().setInput(Money.toBytes(usd("0.001")))
+                .setOutput(Money.toBytes(usd("0.002"))).setTotal(Money.toBytes(usd("0.003"))).setSource(CostSource.COMPUTED).build());
     }
 
     @Test

@@ -43,7 +43,7 @@ class Seed004ReviewAgentTest {
 
     private static AgentResult.Builder expected(String agentId, long durationMs, String otherMetrics) {
         return AgentResult.newBuilder().setResultId("agent-results-json/0/0").setAgentId(agentId).setTaskId("pr-42")
-                .setAttempt(0).setDialect(Dialect.REVIEW_AGENT).setRecordTimestamp(RECORD_TIME)
+                .setAttempt(0).setDialect(Dialect.REVIEW_AGENT).setRecordTimestamp(RECORD_TIME.toEpochMilli())
                 .setExecution(ExecutionMetadata.newBuilder().setDurationMs(durationMs).build())
                 .setMetadata(otherMetrics);
     }

@@ -39,8 +39,8 @@ class RecentJobsIndexTest {
 
     @Test
     void theIndexKeyOrdersNewestFirstAndGivesTheJobBack() {
-        String newer = ReplayTopology.recentKey(T.plusMillis(1), "job-z");
-        String older = ReplayTopology.recentKey(T, "job-a");
+        String newer = ReplayTopology.recentKey((T.plusMillis(1)).toEpochMilli(), "job-z");
+        String older = ReplayTopology.recentKey(T.toEpochMilli(), "job-a");
 
         assertThat(newer).isEqualTo(key(T.plusMillis(1)) + "|job-z").isLessThan(older);
         assertThat(ReplayTopology.jobIdOfRecentKey(newer)).isEqualTo("job-z");

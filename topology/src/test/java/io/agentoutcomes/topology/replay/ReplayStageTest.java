@@ -52,7 +52,7 @@ class ReplayStageTest {
                 .setResultId(task + "/" + event.getAttempt() + "/" + event.getResultType())
                 .setJobId(event.getJobId()).setNodeId(event.getNodeId()).setAttempt(event.getAttempt())
                 .setResultType(ResultType.valueOf(event.getResultType().name())).setReason("test")
-                .setDecision(decision).setClassifiedAt(at).setNodeFinished(event).build(), at);
+                .setDecision(decision).setClassifiedAt(at.toEpochMilli()).setNodeFinished(event).build(), at);
     }
 
     private static Decision decision(ErrorHandling handling, StopReason stop) {
@@ -79,12 +79,12 @@ class ReplayStageTest {
         assertThat(job1.getCompletedNodeIds()).containsExactly("n1", "n2");
         assertThat(job1.getCursorNode()).isEqualTo("n2");
         assertThat(job1.getPayloadResults()).isEqualTo(Map.of("n1", "{\"n1\":true}", "n2", "{\"n2\":true}"));
-        assertThat(job1.getUpdatedAt()).isEqualTo(T0.plusSeconds(2));
+        assertThat(job1.getUpdatedAt()).isEqualTo(T0.plusSeconds(2).toEpochMilli());
         assertThat(stored("job-1")).isEqualTo(job1);
         assertThat(stored("job-2")).isEqualTo(published.get(1).value);
         assertThat(stage.<String, String>entries(ReplayTopology.RECENT_STORE)).containsExactly(
-                KeyValue.pair(ReplayTopology.recentKey(T0.plusSeconds(2), "job-1"), "job-1"),
-                KeyValue.pair(ReplayTopology.recentKey(T0.plusSeconds(1), "job-2"), "job-2"));
+                KeyValue.pair(ReplayTopology.recentKey((T0.plusSeconds(2)).toEpochMilli(), "job-1"), "job-1"),
+                KeyValue.pair(ReplayTopology.recentKey((T0.plusSeconds(1)).toEpochMilli(), "job-2"), "job-2"));
     }
 
     @Test
@@ -121,9 +121,9 @@ class ReplayStageTest {
 
         assertThat(states.readValuesToList()).extracting(JobReplayState::getStatus)
                 .containsExactly(JobStatus.COMPENSATION_PENDING);
-        assertThat(stored("job-1").getUpdatedAt()).isEqualTo(T0);
+        assertThat(stored("job-1").getUpdatedAt()).isEqualTo(T0.toEpochMilli());
         assertThat(stage.<String, String>entries(ReplayTopology.RECENT_STORE))
-                .containsExactly(KeyValue.pair(ReplayTopology.recentKey(T0, "job-1"), "job-1"));
+                .containsExactly(KeyValue.pair(ReplayTopology.recentKey(T0.toEpochMilli(), "job-1"), "job-1"));
     }
 
     @Test
@@ -132,7 +132,7 @@ class ReplayStageTest {
                 .setOutcome(Success.newBuilder().build()).build();
         outcomes.pipeInput("task-1", ClassifiedOutcome.newBuilder().setTaskId("task-1").setResultId("r-1")
                 .setAgentId("agent-1").setAttempt(0).setResultType(ResultType.SUCCESS).setReason("ok")
-                .setClassifiedAt(T0).setAgentResult(result).build(), T0);
+                .setClassifiedAt(T0.toEpochMilli()).setAgentResult(result).build(), T0);
 
         assertThat(states.isEmpty()).isTrue();
         assertThat(stage.entries(ReplayTopology.RECENT_STORE)).isEmpty();

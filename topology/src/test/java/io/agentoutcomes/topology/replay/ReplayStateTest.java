@@ -25,13 +25,13 @@ class ReplayStateTest {
         return NodeFinished.newBuilder().setJobId("job-1").setNodeId(node).setStepIndex(step).setAttempt(attempt)
                 .setResultType(type).setReason(type == null || type == StepResultType.SUCCESS ? null : "it broke")
                 .setPayloadResults(payload).setDurationMs(10L).setTraceSpanId("span-" + node + attempt)
-                .setTimestamp(T.plusSeconds(step * 10L + attempt)).build();
+                .setTimestamp(T.plusSeconds(step * 10L + attempt).toEpochMilli()).build();
     }
 
     private static JobReplayState fold(List<NodeFinished> events) {
         JobReplayState state = ReplayState.empty("job-1");
         for (NodeFinished event : events) {
-            state = ReplayState.apply(state, event, event.getTimestamp());
+            state = ReplayState.apply(state, event, Instant.ofEpochMilli(event.getTimestamp()));
         }
         return state;
     }
@@ -52,7 +52,7 @@ class ReplayStateTest {
                             StopReason stop) {
         NodeFinished n1 = event("n1", 1, 0, type, "{\"n1\":2}");
         JobReplayState state = ReplayState.apply(fold(List.of(event("n0", 0, 0, StepResultType.SUCCESS, "{\"n0\":1}"))),
-                n1, n1.getTimestamp(), stop);
+                n1, Instant.ofEpochMilli(n1.getTimestamp()), stop);
         assertThat(state.getNodes().get(1).getStopReason()).isEqualTo(stop);
 
         assertThat(state.getCompletedNodeIds().contains("n1")).isEqualTo(completes);
@@ -119,8 +119,8 @@ class ReplayStateTest {
         NodeFinished success = event("n0", 0, 0, StepResultType.SUCCESS, "{\"a\":1}");
         JobReplayState once = fold(List.of(success));
 
-        assertThat(ReplayState.apply(once, success, success.getTimestamp())).isEqualTo(once);
-        assertThat(ReplayState.apply(once, success, success.getTimestamp().plusSeconds(60))).isEqualTo(once);
+        assertThat(ReplayState.apply(once, success, Instant.ofEpochMilli(success.getTimestamp()))).isEqualTo(once);
+        assertThat(ReplayState.apply(once, success, Instant.ofEpochMilli(success.getTimestamp()).plusSeconds(60))).isEqualTo(once);
     }
 
     @Test
@@ -144,6 +144,6 @@ class ReplayStateTest {
         assertThat(inOrder.getPayloadResults()).isEqualTo(Map.of("n0", "{\"n0\":1}", "n1", "{\"n1\":\"second\"}",
                 "n2", "{\"n2\":3}"));
         assertThat(inOrder.getStatus()).isEqualTo(JobStatus.FAILED);
-        assertThat(inOrder.getUpdatedAt()).isEqualTo(T.plusSeconds(30));
+        assertThat(inOrder.getUpdatedAt()).isEqualTo(T.plusSeconds(30).toEpochMilli());
     }
 }
