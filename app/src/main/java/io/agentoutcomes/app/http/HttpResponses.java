@@ -13,18 +13,55 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 /** Starting the JDK's HTTP server, writing answers and reading requests: shared by the project's servers. */
 public final class HttpResponses {
+    /**
+     * The longest a client may take to send a request (its line and headers; a body too): past it the JDK's server
+     * closes the connection. A client that sends part of a request and stops holds a request reader until then.
+     */
+    public static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * The longest from a request read to its answer sent: past it the connection is closed, so a client that does not
+     * read its answer cannot hold a thread. Longer than any answer takes (a query waits at most 5 s per instance, a
+     * forwarded registry write 40 s).
+     */
+    public static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Threads that read requests (and answer the embedded registry's). Each idle half-open connection holds one until
+     * {@link #REQUEST_TIMEOUT}; past this many at once, new connections are closed at once instead of waiting behind them.
+     */
+    static final int REQUEST_READERS = 64;
+
+    static {
+        // The JDK's server reads its timeouts (whole seconds) from system properties, once, when its first server is
+        // made; without them it waits for a request forever. -D in JAVA_OPTS still wins.
+        setUnlessGiven("sun.net.httpserver.maxReqTime", REQUEST_TIMEOUT);
+        setUnlessGiven("sun.net.httpserver.maxRspTime", RESPONSE_TIMEOUT);
+    }
+
     private HttpResponses() {
     }
 
-    /** A started server on {@code host:port} (0: any free port) with a small pool of daemon threads. */
+    private static void setUnlessGiven(String property, Duration timeout) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, String.valueOf(timeout.toSeconds()));
+        }
+    }
+
+    /**
+     * A server on {@code host:port} (0: any free port), not started, whose requests are read on a pool of daemon
+     * threads: {@value #REQUEST_READERS} at most, and a connection they cannot take is closed, never queued behind
+     * slow ones.
+     */
     public static HttpServer listen(String host, int port, String threadName) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
-        server.setExecutor(Executors.newFixedThreadPool(4, r -> {
+        server.setExecutor(new ThreadPoolExecutor(4, REQUEST_READERS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
             Thread thread = new Thread(r, threadName);
             thread.setDaemon(true);
             return thread;
