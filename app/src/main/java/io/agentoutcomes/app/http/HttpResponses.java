@@ -2,6 +2,8 @@ package io.agentoutcomes.app.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -18,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /** Starting the JDK's HTTP server, writing answers and reading requests: shared by the project's servers. */
 public final class HttpResponses {
@@ -54,13 +57,26 @@ public final class HttpResponses {
         }
     }
 
-    /**
-     * A server on {@code host:port} (0: any free port), not started, whose requests are read on a pool of daemon
-     * threads: {@value #REQUEST_READERS} at most, and a connection they cannot take is closed, never queued behind
-     * slow ones.
-     */
+    /** A plain HTTP server ({@link #listen(String, int, String, Optional)} without TLS). */
     public static HttpServer listen(String host, int port, String threadName) throws IOException {
-        HttpServer server = HttpServer.create(new InetSocketAddress(host, port), 64);
+        return listen(host, port, threadName, Optional.empty());
+    }
+
+    /**
+     * A server on {@code host:port} (0: any free port), not started, speaking HTTPS with {@code tls} when given, whose
+     * requests (and TLS handshakes) are read on a pool of daemon threads: {@value #REQUEST_READERS} at most, and a
+     * connection they cannot take is closed, never queued behind slow ones.
+     */
+    public static HttpServer listen(String host, int port, String threadName, Optional<SSLContext> tls) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        HttpServer server;
+        if (tls.isPresent()) {
+            HttpsServer https = HttpsServer.create(address, 64);
+            https.setHttpsConfigurator(new HttpsConfigurator(tls.get()));
+            server = https;
+        } else {
+            server = HttpServer.create(address, 64);
+        }
         server.setExecutor(new ThreadPoolExecutor(4, REQUEST_READERS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
             Thread thread = new Thread(r, threadName);
             thread.setDaemon(true);
