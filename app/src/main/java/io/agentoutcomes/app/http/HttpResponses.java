@@ -16,8 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -36,8 +36,9 @@ public final class HttpResponses {
      */
     public static final Duration RESPONSE_TIMEOUT = Duration.ofSeconds(60);
     /**
-     * Threads that read requests (and answer the embedded registry's). Each idle half-open connection holds one until
-     * {@link #REQUEST_TIMEOUT}; past this many at once, new connections are closed at once instead of waiting behind them.
+     * Threads that read requests (and answer the embedded registry's), and connections that may wait for one. Each idle
+     * half-open connection holds a thread until {@link #REQUEST_TIMEOUT}; past threads and queue, a new connection is
+     * closed at once.
      */
     static final int REQUEST_READERS = 64;
 
@@ -64,8 +65,9 @@ public final class HttpResponses {
 
     /**
      * A server on {@code host:port} (0: any free port), not started, speaking HTTPS with {@code tls} when given, whose
-     * requests (and TLS handshakes) are read on a pool of daemon threads: {@value #REQUEST_READERS} at most, and a
-     * connection they cannot take is closed, never queued behind slow ones.
+     * requests (and TLS handshakes) are read on a pool of daemon threads: a thread per connection being read, up to
+     * {@value #REQUEST_READERS}, so a few slow clients never hold up the others; then a queue as long, then the
+     * connection is closed.
      */
     public static HttpServer listen(String host, int port, String threadName, Optional<SSLContext> tls) throws IOException {
         InetSocketAddress address = new InetSocketAddress(host, port);
@@ -77,11 +79,14 @@ public final class HttpResponses {
         } else {
             server = HttpServer.create(address, 64);
         }
-        server.setExecutor(new ThreadPoolExecutor(4, REQUEST_READERS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-            Thread thread = new Thread(r, threadName);
-            thread.setDaemon(true);
-            return thread;
-        }));
+        ThreadPoolExecutor readers = new ThreadPoolExecutor(REQUEST_READERS, REQUEST_READERS, 30, TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(REQUEST_READERS), r -> {
+                    Thread thread = new Thread(r, threadName);
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        readers.allowCoreThreadTimeOut(true);
+        server.setExecutor(readers);
         return server;
     }
 
