@@ -1,7 +1,9 @@
 package io.agentoutcomes.app;
 
 import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpApiServer;
+import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.http.StreamsMetricsBinding;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
@@ -87,6 +89,18 @@ public final class AgentOutcomesService implements AutoCloseable {
 
     private void startAll() throws IOException {
         LOG.info("Starting with {}", config);
+        HttpSecurity security = config.httpSecurity();
+        if (!security.problems().isEmpty()) {
+            throw new ConfigLoader.ConfigError("Refusing to start: " + String.join("; ", security.problems()));
+        }
+        if (security.beyondLoopback() && !security.authRequired()) {
+            LOG.warn("http.auth.enabled=false: the jobs, analytics, pages and the embedded registry's writes on {} answer "
+                    + "anyone who reaches them", config.httpHost());
+        }
+        if (security.beyondLoopback() && !security.tls()) {
+            LOG.warn("http.tls.enabled=false: HTTP on {} is plain text; credentials and data cross the network readable "
+                    + "unless a proxy in front terminates TLS", config.httpHost());
+        }
         if (config.embeddedKafka()) {
             EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
             resources.push(broker);
@@ -104,7 +118,7 @@ public final class AgentOutcomesService implements AutoCloseable {
             resources.push(store);
             SchemaRegistryServer registry = listen("embedded.registry.port", config.embeddedRegistryPort(),
                     () -> new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort(),
-                            config.httpAdvertisedHost(), config.embeddedRegistryMaxRequestBytes()));
+                            config.httpAdvertisedHost(), config.embeddedRegistryMaxRequestBytes(), security));
             resources.push(registry);
             registryUrl = registry.url();
         } else {
@@ -112,13 +126,13 @@ public final class AgentOutcomesService implements AutoCloseable {
         }
 
         Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
-        serdeConfig.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
+        serdeConfig.putAll(registryClientSettings());
         Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers());
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
         registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
 
         // The HTTP server listens first: its address is this instance's application.server, for interactive queries.
-        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort()));
+        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
         resources.push(http);
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
@@ -192,6 +206,20 @@ public final class AgentOutcomesService implements AutoCloseable {
         }
     }
 
+    /**
+     * The serde settings of a client of this service's schema registry: its URL and, for the embedded registry, the
+     * service's own credentials and trust store ({@link HttpSecurity#registryClientSettings}); for another registry, the
+     * configured ones ({@code basic.auth.user.info}, ...) are among the {@link #clientConfig}.
+     */
+    public Map<String, String> registryClientSettings() {
+        Map<String, String> settings = new HashMap<>();
+        settings.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);
+        if (config.embeddedRegistry()) {
+            settings.putAll(config.httpSecurity().registryClientSettings());
+        }
+        return settings;
+    }
+
     /** Settings every Kafka client of the service gets: the pass-through ones and the bootstrap servers. */
     public Map<String, Object> clientConfig() {
         Map<String, Object> clients = new HashMap<>(config.kafka());
@@ -235,6 +263,11 @@ public final class AgentOutcomesService implements AutoCloseable {
 
     public String httpUrl() {
         return http.url();
+    }
+
+    /** The credentials and TLS of its HTTP API and embedded registry. */
+    public HttpSecurity httpSecurity() {
+        return config.httpSecurity();
     }
 
     /** Completes, with the cause, when this instance can no longer work and should be restarted. */

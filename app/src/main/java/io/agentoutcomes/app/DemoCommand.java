@@ -6,12 +6,10 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.fleet.FleetReport;
 import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -89,7 +87,7 @@ final class DemoCommand implements Callable<Integer> {
     /** The client settings of a fleet against this service. */
     static Map<String, Object> clientSettings(AgentOutcomesService service, String topicPrefix) {
         Map<String, Object> client = new HashMap<>(service.clientConfig());
-        client.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        client.putAll(service.registryClientSettings());
         client.put(OutcomePublisher.TOPIC_PREFIX, topicPrefix);
         return client;
     }
@@ -111,7 +109,7 @@ final class DemoCommand implements Callable<Integer> {
         extra.put("dashboardUrl", service.httpUrl() + "/");
         if (report.busiestJob() != null) {
             String timeline = service.httpUrl() + "/ui/jobs/" + URLEncoder.encode(report.busiestJob(), StandardCharsets.UTF_8);
-            JsonNode state = jobState(service.httpUrl() + "/jobs/" + URLEncoder.encode(report.busiestJob(), StandardCharsets.UTF_8));
+            JsonNode state = jobState(service, "/jobs/" + URLEncoder.encode(report.busiestJob(), StandardCharsets.UTF_8));
             if (state != null) {
                 out.printf("    replay state: %s, cursor at %s, %d of %d nodes completed%n", state.path("status").asText(),
                         state.path("cursorNode").asText("(none)"), state.path("completedNodeIds").size(),
@@ -126,10 +124,13 @@ final class DemoCommand implements Callable<Integer> {
         return extra;
     }
 
-    private static JsonNode jobState(String url) {
+    /** A job's replay state from the service's HTTP API, with its credentials; null when it does not answer 200. */
+    private static JsonNode jobState(AgentOutcomesService service, String path) {
         try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(url))
-                    .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).timeout(Duration.ofSeconds(10));
+            service.httpSecurity().clientAuthorization().ifPresent(value -> request.header("Authorization", value));
+            HttpResponse<String> response = service.httpSecurity().client(Duration.ofSeconds(10)).send(request.build(),
+                    HttpResponse.BodyHandlers.ofString());
             return response.statusCode() == 200 ? JSON.readTree(response.body()) : null;
         } catch (Exception e) {
             return null;

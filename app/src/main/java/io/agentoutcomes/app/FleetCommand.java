@@ -5,10 +5,15 @@ import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -37,6 +42,12 @@ final class FleetCommand implements Callable<Integer> {
             description = "How long to run, e.g. 30s, 5m (default: ${DEFAULT-VALUE}).")
     String duration;
 
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A properties file of Kafka client and registry settings (security.protocol, sasl.jaas.config, "
+                    + "basic.auth.user.info, schema.registry.ssl.truststore.location, ...), so secrets stay off the "
+                    + "command line; -p overrides it.")
+    Path configFile;
+
     @Option(names = {"-p", "--property"}, paramLabel = "KEY=VALUE",
             description = "A Kafka client or registry setting, e.g. security.protocol=SASL_SSL. Repeatable.")
     Map<String, String> properties = new LinkedHashMap<>();
@@ -49,10 +60,7 @@ final class FleetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Map<String, Object> client = new HashMap<>(properties);
-        client.put("bootstrap.servers", bootstrapServers);
-        client.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, schemaRegistryUrl);
-        client.put(OutcomePublisher.TOPIC_PREFIX, topicPrefix);
+        Map<String, Object> client = clientSettings();
         FleetSettings settings = fleet.settings(client, FleetSettings.parseDuration(duration));
         PrintWriter out = spec.commandLine().getOut();
         out.printf("fleet: %s new tasks for %d s (none in the last %d s), seed %d, against %s%n", fleet.rate,
@@ -65,5 +73,22 @@ final class FleetCommand implements Callable<Integer> {
             out.println("Report written to " + fleet.reportJson.toAbsolutePath());
         }
         return report.settled() && report.publishFailures() == 0 ? 0 : 1;
+    }
+
+    /** The client settings: the {@code --config} file's, then {@code -p}'s over them, then the named flags. */
+    Map<String, Object> clientSettings() throws IOException {
+        Map<String, Object> client = new HashMap<>();
+        if (configFile != null) {
+            Properties file = new Properties();
+            try (Reader reader = Files.newBufferedReader(configFile)) {
+                file.load(reader);
+            }
+            file.stringPropertyNames().forEach(name -> client.put(name, file.getProperty(name).trim()));
+        }
+        client.putAll(properties);
+        client.put("bootstrap.servers", bootstrapServers);
+        client.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, schemaRegistryUrl);
+        client.put(OutcomePublisher.TOPIC_PREFIX, topicPrefix);
+        return client;
     }
 }

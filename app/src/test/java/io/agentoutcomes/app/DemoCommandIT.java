@@ -15,11 +15,12 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code agent-outcomes demo} as a person starts it, from the shaded jar in its own process, on the embedded default:
  * it takes the service's logging options as {@code run} does (the log format, secrets hidden), writes its report, and
- * stops on SIGTERM.
+ * stops on SIGTERM. With a bearer token configured, its fleet and its report's queries present it.
  */
 class DemoCommandIT {
     private static final Path JAR = Path.of(System.getProperty("agent-outcomes.jar", "target/agent-outcomes.jar"));
     private static final String SECRET = "never-logged-demo-5q";
+    private static final String TOKEN = "demo-http-t0ken-never-logged";
 
     @TempDir
     Path dir;
@@ -33,7 +34,8 @@ class DemoCommandIT {
                 JAR.toAbsolutePath().toString(), "demo", "--duration", "5s", "--settle-timeout", "30s",
                 "--report-json", report.toString(), "--log-format", "json",
                 "-p", "data.dir=" + dir.resolve("data"), "-p", "http.port=0", "-p", "embedded.kafka.port=0",
-                "-p", "embedded.registry.port=0", "-p", "topic.partitions=1", "-p", "ssl.truststore.password=" + SECRET)
+                "-p", "embedded.registry.port=0", "-p", "topic.partitions=1", "-p", "ssl.truststore.password=" + SECRET,
+                "-p", "http.auth.bearer.token=" + TOKEN)
                 .directory(dir.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
@@ -53,7 +55,11 @@ class DemoCommandIT {
             assertThat(lines).isNotEmpty().allSatisfy(line -> assertThat(json.readTree(line).isObject()).as(line).isTrue());
             assertThat(lines).anySatisfy(line -> assertThat(json.readTree(line).get("message").asText())
                     .startsWith("Starting with AppConfig["));
-            assertThat(read(err) + read(out)).doesNotContain(SECRET);
+            assertThat(read(err) + read(out)).doesNotContain(SECRET).doesNotContain(TOKEN);
+            // with credentials required, the demo's fleet and its report's job query present the service's own
+            if (written.has("timelineUrl")) {
+                assertThat(written.get("busiestJobState").get("jobId").asText()).isNotEmpty();
+            }
         } finally {
             demo.destroy();
             if (!demo.waitFor(60, TimeUnit.SECONDS)) {

@@ -39,6 +39,38 @@ class MainTest {
                 + "or at least 1, was 0" + System.lineSeparator());
     }
 
+    /** Listening on every interface without credentials or a keystore: no data answers anyone, the service does not start. */
+    @Test
+    void listeningBeyondLoopbackWithoutCredentialsOrAKeystoreRefusesToStartNamingTheSettings() {
+        assertThat(run("run", "--http-host", "0.0.0.0", "--bootstrap-servers", "127.0.0.1:1",
+                "--schema-registry-url", "http://127.0.0.1:1", "-p", "default.api.timeout.ms=2000",
+                "-p", "request.timeout.ms=1000")).isEqualTo(1);
+
+        assertThat(err.toString()).isEqualTo("agent-outcomes: Refusing to start: http.host=0.0.0.0 listens beyond loopback, "
+                + "so the HTTP API and the embedded registry require credentials: set http.auth.bearer.token and/or "
+                + "http.auth.basic.user.info (AGENT_OUTCOMES_HTTP_AUTH_BEARER_TOKEN, AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO), "
+                + "or http.auth.enabled=false to answer anyone who reaches them; http.host=0.0.0.0 listens beyond loopback, "
+                + "so the HTTP API and the embedded registry speak HTTPS: set http.tls.keystore.location and "
+                + "http.tls.keystore.password (AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_LOCATION, AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD), "
+                + "or http.tls.enabled=false for plain HTTP (behind a proxy that terminates TLS)" + System.lineSeparator());
+    }
+
+    @Test
+    void fleetTakesClientAndRegistrySettingsFromAFileSoSecretsStayOffTheCommandLine(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("client.properties");
+        java.nio.file.Files.writeString(file, "basic.auth.user.info=fleet:f1le-pa55\nsecurity.protocol=SASL_SSL\n"
+                + "schema.registry.ssl.truststore.location=/etc/trust.p12\n");
+        FleetCommand fleet = new FleetCommand();
+        new CommandLine(fleet).parseArgs("--config", file.toString(), "-p", "security.protocol=SSL",
+                "--schema-registry-url", "https://registry:8081");
+
+        assertThat(fleet.clientSettings()).containsEntry("basic.auth.user.info", "fleet:f1le-pa55")
+                .containsEntry("security.protocol", "SSL").containsEntry("schema.registry.url", "https://registry:8081")
+                .containsEntry("schema.registry.ssl.truststore.location", "/etc/trust.p12")
+                .containsEntry("bootstrap.servers", "localhost:9092");
+    }
+
     @Test
     void everyFlagOfTheSettingsTableSetsItsSetting() {
         Map<String, String> values = Map.of("--bootstrap-servers", "broker:9092", "--schema-registry-url", "http://registry:8081",

@@ -9,7 +9,6 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.serde.AvroSerde;
-import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,13 +28,22 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Replay-state queries with two instances of the service on a real broker, before and after one of them stops. */
+/**
+ * Replay-state queries with two instances of the service on a real broker, before and after one of them stops. Both
+ * speak HTTPS (a keystore made with keytool, trusted by both) and require credentials: a job held by the other
+ * instance, and the job list with its part, are fetched from it over HTTPS with the service's own credentials, and the
+ * services register their schemas with their embedded registries over HTTPS with them too.
+ */
 class ReplayQueriesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int JOBS = 12;
+    private static final String USER_INFO = "replay-reader:qu3ries-pa55";
+    private static final String AUTHORIZATION = "Basic "
+            + java.util.Base64.getEncoder().encodeToString(USER_INFO.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     private static KafkaTestCluster kafka;
 
-    private final HttpClient http = HttpClient.newHttpClient();
+    private static TestKeystore keystore;
+    private static HttpClient http;
 
     @TempDir
     Path dirA;
@@ -44,8 +52,10 @@ class ReplayQueriesTest {
     Path dirB;
 
     @BeforeAll
-    static void startKafka() throws Exception {
+    static void startKafka(@TempDir Path keys) throws Exception {
         kafka = KafkaTestCluster.start();
+        keystore = TestKeystore.create(keys);
+        http = HttpClient.newBuilder().sslContext(keystore.trustingContext()).build();
     }
 
     @AfterAll
@@ -54,13 +64,18 @@ class ReplayQueriesTest {
     }
 
     private static AppConfig config(String prefix, Path dataDir) {
-        return kafka.serviceConfig(dataDir, 4, ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix);
+        Map<String, String> settings = new HashMap<>(keystore.serverSettings());
+        settings.putAll(Map.of(ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
+                "http.auth.basic.user.info", USER_INFO));
+        return kafka.serviceConfig(dataDir, 4, settings);
     }
 
     @Test
     void eitherInstanceAnswersForEveryJobAndTheSurvivorAnswersForAllAfterTheOtherStops() throws Exception {
         String prefix = "replay-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         AgentOutcomesService a = AgentOutcomesService.start(config(prefix, dirA));
+        assertThat(a.httpUrl()).startsWith("https://");
+        assertThat(a.schemaRegistryUrl()).startsWith("https://");
         AgentOutcomesService b = null;
         try {
             b = AgentOutcomesService.start(config(prefix, dirB));
@@ -83,6 +98,10 @@ class ReplayQueriesTest {
             HttpResponse<String> missing = get(b, "/jobs/no-such-job");
             assertThat(missing.statusCode()).isEqualTo(404);
             assertThat(missing.body()).isEqualTo("{\"error\":\"job not found\",\"detail\":\"no-such-job\"}");
+            for (String path : List.of("/jobs/job-0", "/jobs/job-0/completed", "/jobs", "/jobs/export", "/ui/jobs/job-0")) {
+                assertThat(http.send(HttpRequest.newBuilder(URI.create(b.httpUrl() + path)).build(),
+                        HttpResponse.BodyHandlers.ofString()).statusCode()).as("GET %s without credentials", path).isEqualTo(401);
+            }
 
             a.close();
             a = null;
@@ -102,7 +121,7 @@ class ReplayQueriesTest {
     }
 
     private static void publishJobs(AgentOutcomesService service, String prefix) throws Exception {
-        Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+        Map<String, Object> serde = new HashMap<>(service.registryClientSettings());
         Instant t = Instant.parse("2026-03-01T12:00:00Z");
         try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 kafka.bootstrapServers()), new StringSerializer(),
@@ -148,7 +167,7 @@ class ReplayQueriesTest {
     }
 
     private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        return http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).header("Authorization", AUTHORIZATION)
+                .build(), HttpResponse.BodyHandlers.ofString());
     }
 }

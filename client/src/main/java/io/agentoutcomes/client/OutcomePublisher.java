@@ -49,7 +49,7 @@ public final class OutcomePublisher implements AutoCloseable {
         producerConfig.putIfAbsent(ProducerConfig.ACKS_CONFIG, "all");
         producerConfig.putIfAbsent(ProducerConfig.LINGER_MS_CONFIG, 5);
         // the serde's settings are not the producer's: keep them out of its config, so it does not warn about them
-        producerConfig.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.startsWith("basic.auth.")
+        producerConfig.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.startsWith("basic.auth.") || k.startsWith("bearer.auth.")
                 || k.equals(AvroSerdeConfig.AUTO_REGISTER_SCHEMAS) || k.equals(AvroSerdeConfig.USE_LATEST_VERSION)
                 || k.equals(AvroSerdeConfig.LATEST_CACHE_TTL_SEC) || k.equals(AvroSerdeConfig.SPECIFIC_AVRO_READER));
         this.serdeConfig = Map.copyOf(settings);

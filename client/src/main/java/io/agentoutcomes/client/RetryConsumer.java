@@ -98,7 +98,7 @@ public final class RetryConsumer implements AutoCloseable {
         this.topics = new PipelineTopics(prefix == null ? "" : prefix.toString());
         Map<String, Object> config = new HashMap<>(settings);
         config.remove(OutcomePublisher.TOPIC_PREFIX);
-        config.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.startsWith("basic.auth.")
+        config.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.startsWith("basic.auth.") || k.startsWith("bearer.auth.")
                 || k.equals(AvroSerdeConfig.SPECIFIC_AVRO_READER) || k.equals(AvroSerdeConfig.AUTO_REGISTER_SCHEMAS)
                 || k.equals(AvroSerdeConfig.USE_LATEST_VERSION) || k.equals(AvroSerdeConfig.LATEST_CACHE_TTL_SEC));
         config.put(ConsumerConfig.GROUP_ID_CONFIG, Objects.requireNonNull(groupId, "groupId"));

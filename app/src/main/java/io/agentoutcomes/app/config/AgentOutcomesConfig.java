@@ -49,6 +49,18 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
     public static final String LOG_FORMAT = "log.format";
+    public static final String HTTP_AUTH_ENABLED = "http.auth.enabled";
+    public static final String HTTP_AUTH_BEARER_TOKEN = "http.auth.bearer.token";
+    public static final String HTTP_AUTH_BASIC_USER_INFO = "http.auth.basic.user.info";
+    public static final String HTTP_AUTH_METRICS = "http.auth.metrics";
+    public static final String HTTP_TLS_ENABLED = "http.tls.enabled";
+    public static final String HTTP_TLS_KEYSTORE_LOCATION = "http.tls.keystore.location";
+    public static final String HTTP_TLS_KEYSTORE_PASSWORD = "http.tls.keystore.password";
+    public static final String HTTP_TLS_KEYSTORE_TYPE = "http.tls.keystore.type";
+    public static final String HTTP_TLS_KEY_PASSWORD = "http.tls.key.password";
+    public static final String HTTP_TLS_TRUSTSTORE_LOCATION = "http.tls.truststore.location";
+    public static final String HTTP_TLS_TRUSTSTORE_PASSWORD = "http.tls.truststore.password";
+    public static final String HTTP_TLS_TRUSTSTORE_TYPE = "http.tls.truststore.type";
     public static final String EMBEDDED_KAFKA_PORT = "embedded.kafka.port";
     public static final String EMBEDDED_REGISTRY_PORT = "embedded.registry.port";
     public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = "embedded.registry.max.request.bytes";
@@ -76,6 +88,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
 
     private static final String KAFKA = "Kafka and schema registry";
     private static final String SERVICE = "Topics, state and HTTP";
+    private static final String HTTP_SECURITY = "HTTP authentication and TLS";
     private static final String EMBEDDED = "Embedded broker and registry";
     private static final String POLICY = "Classification policy";
     private static final String BACKOFF = "Backoff";
@@ -107,6 +120,19 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(HTTP_PORT, Type.INT, 8080, Check.port(), "Port of the HTTP server (0: any free port).")
             .define(HTTP_ADVERTISED_HOST, Type.STRING, null, null, "How other instances reach this one's HTTP server: the Kafka Streams application.server and the host of the embedded registry's URL. Not set: http.host, or the host name when http.host is 0.0.0.0 or ::.")
             .define(LOG_FORMAT, Type.STRING, "text", Check.oneOf(List.of("text", "json")), "Log lines as text, or as one JSON object per line.")
+            .group(HTTP_SECURITY)
+            .define(HTTP_AUTH_ENABLED, Type.BOOLEAN, null, null, "Whether the data and write endpoints (jobs, analytics, pages, the embedded registry's writes) require credentials; health never does. Not set: yes when credentials are set, and whenever http.host is beyond loopback (the service then refuses to start without credentials). false: anyone who reaches them gets an answer.")
+            .define(HTTP_AUTH_BEARER_TOKEN, Type.PASSWORD, null, null, "A token accepted as 'Authorization: Bearer <token>'. The service also presents it to its other instances and its embedded registry when no basic credentials are set.")
+            .define(HTTP_AUTH_BASIC_USER_INFO, Type.PASSWORD, null, Check.userInfo(), "user:password accepted with HTTP basic authentication (a browser asks for them). The service also presents them to its other instances and its embedded registry.")
+            .define(HTTP_AUTH_METRICS, Type.BOOLEAN, false, null, "Whether GET /metrics requires the credentials too, when authentication is on.")
+            .define(HTTP_TLS_ENABLED, Type.BOOLEAN, null, null, "Whether the HTTP server and the embedded registry speak HTTPS. Not set: yes when a keystore is set, and whenever http.host is beyond loopback (the service then refuses to start without one). false: plain HTTP, e.g. behind a proxy that terminates TLS.")
+            .define(HTTP_TLS_KEYSTORE_LOCATION, Type.STRING, null, null, "The keystore file with the server's private key and certificate; the certificate names http.advertised.host (and localhost, where the embedded registry listens on every interface).")
+            .define(HTTP_TLS_KEYSTORE_PASSWORD, Type.PASSWORD, null, null, "The keystore's password.")
+            .define(HTTP_TLS_KEYSTORE_TYPE, Type.STRING, "PKCS12", Check.oneOf(List.of("pkcs12", "jks")), "The keystore's format.")
+            .define(HTTP_TLS_KEY_PASSWORD, Type.PASSWORD, null, null, "The private key's password. Not set: the keystore's.")
+            .define(HTTP_TLS_TRUSTSTORE_LOCATION, Type.STRING, null, null, "The certificates the service trusts when it calls its other instances (queries, the embedded registry's writer) and its own embedded registry over HTTPS. Not set: the JVM's default trust store.")
+            .define(HTTP_TLS_TRUSTSTORE_PASSWORD, Type.PASSWORD, null, null, "The trust store's password.")
+            .define(HTTP_TLS_TRUSTSTORE_TYPE, Type.STRING, "PKCS12", Check.oneOf(List.of("pkcs12", "jks")), "The trust store's format.")
             .group(EMBEDDED)
             .define(EMBEDDED_KAFKA_PORT, Type.INT, 9092, Check.port(), "Port of the embedded broker's client listener.")
             .define(EMBEDDED_REGISTRY_PORT, Type.INT, 8081, Check.port(), "Port of the embedded schema registry.")

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
@@ -28,6 +29,7 @@ import java.util.TreeMap;
  * @param embeddedRegistryPort port of the embedded schema registry
  * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
  * @param logFormat            log lines as text or JSON
+ * @param httpSecurity         credentials and TLS of the HTTP server and the embedded registry
  * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
@@ -51,6 +53,7 @@ public record AppConfig(
         int embeddedRegistryPort,
         int embeddedRegistryMaxRequestBytes,
         LogFormat logFormat,
+        HttpSecurity httpSecurity,
         RetryPolicy retryPolicy,
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,
@@ -105,6 +108,7 @@ public record AppConfig(
         });
         schemaRegistryUrl.ifPresent(urls -> java.util.Arrays.stream(urls.split(",")).map(AppConfig::userInfo)
                 .flatMap(Optional::stream).forEach(secrets::add));
+        secrets.addAll(httpSecurity.secretValues());
         secrets.removeIf(String::isBlank);
         return secrets;
     }
@@ -152,6 +156,7 @@ public record AppConfig(
                 + ", schemaRegistryUrl=" + schemaRegistryUrl.map(AppConfig::withoutCredentials).orElse("(embedded)")
                 + ", applicationId=" + applicationId + ", topicPrefix=" + topicPrefix + ", partitions=" + partitions
                 + ", replicationFactor=" + replicationFactor + ", dataDir=" + dataDir + ", http=" + httpHost + ":" + httpPort
+                + " (" + httpSecurity + ")"
                 + ", kafka=" + kafkaForDisplay() + "]";
     }
 }

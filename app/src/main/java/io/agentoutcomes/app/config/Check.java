@@ -5,6 +5,7 @@ import java.util.Locale;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * A {@link ConfigDef.Validator} that says, in the settings table and in its error, what a valid value is. A value
@@ -66,6 +67,15 @@ public record Check(String description, Predicate<Object> valid, Problem problem
                 : String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
         return new Check(String.join(", ", words), v -> words.contains(v.toString().trim().toLowerCase(Locale.ROOT)),
                 (name, v) -> name + " is '" + v + "': expected " + listed);
+    }
+
+    /** A secret of the form {@code user:password}, both parts non-empty, or empty (not set); the message never shows it. */
+    public static Check userInfo() {
+        return new Check("user:password", v -> {
+            String text = v instanceof Password password ? password.value() : v.toString();
+            int colon = text.indexOf(':');
+            return text.isEmpty() || colon > 0 && colon < text.length() - 1;
+        }, (name, v) -> name + " must be user:password, both non-empty (the value is not shown)");
     }
 
     /** A value {@code parser} accepts; its error message is the parser's. */

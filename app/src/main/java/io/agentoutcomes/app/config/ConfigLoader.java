@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * Builds an {@link AppConfig} from, lowest precedence first: defaults, a properties file, environment variables
@@ -86,12 +88,47 @@ public final class ConfigLoader {
                 config.getInt(HTTP_PORT), advertisedHost, config.getInt(EMBEDDED_KAFKA_PORT),
                 config.getInt(EMBEDDED_REGISTRY_PORT), config.getInt(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES),
                 LogFormat.valueOf(config.getString(AgentOutcomesConfig.LOG_FORMAT).trim().toUpperCase(Locale.ROOT)),
+                httpSecurity(config, httpHost),
                 PolicyConfig.parse(config, families), PolicyConfig.analytics(config), PolicyConfig.replay(config),
                 PolicyConfig.input(config), new TaskRetention(
                         Duration.ofMillis(config.getLong(TaskRetention.RETENTION_CONFIG)),
                         Duration.ofMillis(config.getLong(TaskRetention.SWEEP_INTERVAL_CONFIG)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),
                 config.getLong(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG), kafka);
+    }
+
+    /** The {@code http.auth.*} and {@code http.tls.*} settings; whether they suffice is checked when the servers start. */
+    private static HttpSecurity httpSecurity(AgentOutcomesConfig config, String httpHost) {
+        return new HttpSecurity(httpHost, !isLoopback(httpHost),
+                Optional.ofNullable(config.getBoolean(AgentOutcomesConfig.HTTP_AUTH_ENABLED)),
+                secret(config, AgentOutcomesConfig.HTTP_AUTH_BEARER_TOKEN),
+                secret(config, AgentOutcomesConfig.HTTP_AUTH_BASIC_USER_INFO),
+                config.getBoolean(AgentOutcomesConfig.HTTP_AUTH_METRICS),
+                Optional.ofNullable(config.getBoolean(AgentOutcomesConfig.HTTP_TLS_ENABLED)),
+                store(config, AgentOutcomesConfig.HTTP_TLS_KEYSTORE_LOCATION, AgentOutcomesConfig.HTTP_TLS_KEYSTORE_PASSWORD,
+                        AgentOutcomesConfig.HTTP_TLS_KEYSTORE_TYPE),
+                secret(config, AgentOutcomesConfig.HTTP_TLS_KEY_PASSWORD),
+                store(config, AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_LOCATION, AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_PASSWORD,
+                        AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_TYPE));
+    }
+
+    private static Optional<String> secret(AgentOutcomesConfig config, String name) {
+        return Optional.ofNullable(config.getPassword(name)).map(Password::value).filter(value -> !value.isEmpty());
+    }
+
+    private static Optional<HttpSecurity.StoreFile> store(AgentOutcomesConfig config, String location, String password,
+                                                          String type) {
+        return Optional.ofNullable(config.getString(location)).map(file -> new HttpSecurity.StoreFile(Path.of(file),
+                secret(config, password), config.getString(type).trim().toUpperCase(Locale.ROOT)));
+    }
+
+    /** Whether a host is a loopback address (127.0.0.1, ::1, localhost); one that does not resolve is not. */
+    static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 
     /**

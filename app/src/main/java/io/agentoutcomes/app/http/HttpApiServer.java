@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.agentoutcomes.app.http.Routes.Access;
 import io.agentoutcomes.app.http.Routes.Pool;
 import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.kafka.RestoreTracker;
@@ -38,6 +39,10 @@ import org.slf4j.LoggerFactory;
  * The server's own threads only match a request to its route and hand it over: health and metrics to a pool of probe
  * threads, everything else to a bounded pool of query threads, so slow queries (another instance not answering)
  * cannot starve the probes. When the query pool and its queue are full, a query is answered 503 at once.
+ *
+ * <p>With authentication on ({@link HttpSecurity}), every route but health (and metrics, unless they are protected
+ * too) answers 401 with a {@code WWW-Authenticate} challenge to a request without the credentials; with TLS the
+ * server speaks HTTPS.
  */
 public final class HttpApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
@@ -52,20 +57,24 @@ public final class HttpApiServer implements AutoCloseable {
     private final ThreadPoolExecutor probes = pool("http-api-probe", PROBE_THREADS, PROBE_QUEUE);
     private final ThreadPoolExecutor queries = pool("http-api-query", QUERY_THREADS, QUERY_QUEUE);
     private final Routes routes = new Routes(List.of(
-            Route.of("/health/live", Pool.PROBES, (exchange, path) -> live(exchange)),
-            Route.of("/health/ready", Pool.PROBES, (exchange, path) -> ready(exchange)),
-            Route.of("/health", Pool.PROBES, (exchange, path) -> ready(exchange)),
-            Route.of("/metrics", Pool.PROBES, (exchange, path) -> metrics(exchange)),
-            Route.of("/", Pool.QUERIES, page((queries, exchange, path) -> queries.dashboard(exchange))),
-            Route.of("/ui/jobs", Pool.QUERIES, page((queries, exchange, path) -> queries.jobsPage(exchange))),
-            Route.of("/ui/jobs/{id}", Pool.QUERIES, page((queries, exchange, path) -> queries.jobPage(exchange, path.get("id")))),
-            Route.of("/jobs", Pool.QUERIES, api((queries, exchange, path) -> queries.jobList(exchange))),
-            Route.of("/jobs/export", Pool.QUERIES, api((queries, exchange, path) -> queries.jobsExport(exchange))),
-            Route.of("/jobs/{id}", Pool.QUERIES, api((queries, exchange, path) -> queries.job(exchange, path.get("id"), false))),
-            Route.of("/jobs/{id}/completed", Pool.QUERIES,
+            Route.of("/health/live", Pool.PROBES, Access.PUBLIC, (exchange, path) -> live(exchange)),
+            Route.of("/health/ready", Pool.PROBES, Access.PUBLIC, (exchange, path) -> ready(exchange)),
+            Route.of("/health", Pool.PROBES, Access.PUBLIC, (exchange, path) -> ready(exchange)),
+            Route.of("/metrics", Pool.PROBES, Access.METRICS, (exchange, path) -> metrics(exchange)),
+            Route.of("/", Pool.QUERIES, Access.CREDENTIALS, page((queries, exchange, path) -> queries.dashboard(exchange))),
+            Route.of("/ui/jobs", Pool.QUERIES, Access.CREDENTIALS, page((queries, exchange, path) -> queries.jobsPage(exchange))),
+            Route.of("/ui/jobs/{id}", Pool.QUERIES, Access.CREDENTIALS,
+                    page((queries, exchange, path) -> queries.jobPage(exchange, path.get("id")))),
+            Route.of("/jobs", Pool.QUERIES, Access.CREDENTIALS, api((queries, exchange, path) -> queries.jobList(exchange))),
+            Route.of("/jobs/export", Pool.QUERIES, Access.CREDENTIALS, api((queries, exchange, path) -> queries.jobsExport(exchange))),
+            Route.of("/jobs/{id}", Pool.QUERIES, Access.CREDENTIALS,
+                    api((queries, exchange, path) -> queries.job(exchange, path.get("id"), false))),
+            Route.of("/jobs/{id}/completed", Pool.QUERIES, Access.CREDENTIALS,
                     api((queries, exchange, path) -> queries.job(exchange, path.get("id"), true))),
-            Route.of("/analytics", Pool.QUERIES, api((queries, exchange, path) -> queries.analytics(exchange))),
-            Route.of("/analytics/export", Pool.QUERIES, api((queries, exchange, path) -> queries.analyticsExport(exchange)))));
+            Route.of("/analytics", Pool.QUERIES, Access.CREDENTIALS, api((queries, exchange, path) -> queries.analytics(exchange))),
+            Route.of("/analytics/export", Pool.QUERIES, Access.CREDENTIALS,
+                    api((queries, exchange, path) -> queries.analyticsExport(exchange)))));
+    private final HttpSecurity security;
     private volatile Attached attached;
 
     /** What answers once Kafka Streams is there. */
@@ -73,8 +82,15 @@ public final class HttpApiServer implements AutoCloseable {
                             PrometheusMeterRegistry metrics, DomainMeters domainMeters, RetryScheduleMeters retryMeters) {
     }
 
+    /** Plain HTTP, open to anyone who reaches it ({@link HttpSecurity#none}): for a loopback address. */
     public HttpApiServer(String host, int port) throws IOException {
-        this.server = HttpResponses.listen(host, port, "http-api");
+        this(host, port, HttpSecurity.none());
+    }
+
+    /** Listens on {@code host:port} with the credentials and TLS of {@code security}. */
+    public HttpApiServer(String host, int port, HttpSecurity security) throws IOException {
+        this.security = security;
+        this.server = HttpResponses.listen(host, port, "http-api", security.serverSslContext());
         server.createContext("/", this::dispatch);
         server.start();
     }
@@ -82,18 +98,18 @@ public final class HttpApiServer implements AutoCloseable {
     /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets,
                        RestoreTracker restores, Map<String, Set<String>> storeTopics) {
-        QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics);
+        QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
         this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(fanOut), analytics), metrics,
                 new DomainMeters(metrics, analytics::localTotals, maxLabelSets), new RetryScheduleMeters(metrics, streams));
     }
 
-    /** The base URL, e.g. {@code http://127.0.0.1:8080}. */
+    /** The base URL, e.g. {@code http://127.0.0.1:8080} ({@code https://} with TLS). */
     public String url() {
         InetSocketAddress address = server.getAddress();
         // Listening on every interface (http.host=0.0.0.0, as in the image): the URL a person on this host can use.
         String host = address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
-        return "http://" + host + ":" + address.getPort();
+        return security.scheme() + "://" + host + ":" + address.getPort();
     }
 
     /** The port listened on (the configured one, or the one picked for port 0). */
@@ -121,13 +137,23 @@ public final class HttpApiServer implements AutoCloseable {
         });
     }
 
-    /** On the server's threads: finds the route and hands the request to its pool. */
+    /**
+     * On the server's threads: finds the route, refuses a request without the credentials it needs (401; before
+     * anything else, so the answer tells nothing of what is there), and hands the request to its pool.
+     */
     private void dispatch(HttpExchange exchange) {
         answer(exchange, () -> {
+            Optional<Routes.Match> match = routes.find(HttpResponses.segments(exchange));
+            if (needsCredentials(match.map(found -> found.route().access()).orElse(Access.CREDENTIALS))
+                    && !security.authenticated(exchange.getRequestHeaders())) {
+                security.challenge(exchange.getResponseHeaders());
+                QueryRoutes.json(exchange, 401, QueryRoutes.error("unauthorized",
+                        "this endpoint needs the service's credentials (Authorization: Bearer or Basic)"));
+                return;
+            }
             if (!getOrHead(exchange)) {
                 return;
             }
-            Optional<Routes.Match> match = routes.find(HttpResponses.segments(exchange));
             if (match.isEmpty()) {
                 QueryRoutes.json(exchange, 404, QueryRoutes.error("not found", exchange.getRequestURI().getPath()));
                 return;
@@ -141,6 +167,14 @@ public final class HttpApiServer implements AutoCloseable {
                         : "too many queries in progress");
             }
         });
+    }
+
+    private boolean needsCredentials(Access access) {
+        return switch (access) {
+            case PUBLIC -> false;
+            case METRICS -> security.metricsRequireAuth();
+            case CREDENTIALS -> security.authRequired();
+        };
     }
 
     /** A query route's handler, given the query side once attached. */

@@ -53,14 +53,21 @@ public final class QueryFanOut {
     private final HostInfo self;
     private final RestoreTracker restores;
     private final Map<String, Set<String>> storeTopics;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpSecurity security;
+    private final HttpClient http;
 
-    /** @param storeTopics each store's source topics ({@link io.agentoutcomes.app.kafka.StoreTopics}) */
-    public QueryFanOut(KafkaStreams streams, HostInfo self, RestoreTracker restores, Map<String, Set<String>> storeTopics) {
+    /**
+     * @param storeTopics each store's source topics ({@link io.agentoutcomes.app.kafka.StoreTopics})
+     * @param security    how the other instances are called: their scheme, what is trusted, the credentials presented
+     */
+    public QueryFanOut(KafkaStreams streams, HostInfo self, RestoreTracker restores, Map<String, Set<String>> storeTopics,
+                       HttpSecurity security) {
         this.streams = streams;
         this.self = self;
         this.restores = restores;
         this.storeTopics = storeTopics;
+        this.security = security;
+        this.http = security.client(Duration.ofSeconds(2));
     }
 
 
@@ -147,8 +154,8 @@ public final class QueryFanOut {
     public Relayed forward(HostInfo host, String pathAndQuery) {
         String separator = pathAndQuery.contains("?") ? "&" : "?";
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(base(host) + pathAndQuery
-                    + separator + FORWARDED + "=true")).timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(request(host, pathAndQuery + separator + FORWARDED + "=true"),
+                    HttpResponse.BodyHandlers.ofString());
             return new Relayed(response.statusCode(), response.body());
         } catch (IOException e) {
             throw new QueryUnavailable("the instance holding it (" + host.host() + ":" + host.port() + ") did not answer");
@@ -161,8 +168,7 @@ public final class QueryFanOut {
     private <T extends SpecificRecord> List<T> fetch(HostInfo host, String pathAndQuery, Class<T> type) {
         String instance = host.host() + ":" + host.port();
         try {
-            HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(base(host) + pathAndQuery))
-                    .timeout(TIMEOUT).build(), HttpResponse.BodyHandlers.ofByteArray());
+            HttpResponse<byte[]> response = http.send(request(host, pathAndQuery), HttpResponse.BodyHandlers.ofByteArray());
             if (response.statusCode() != 200) {
                 throw new QueryUnavailable("instance " + instance + " answered " + response.statusCode()
                         + " (it is rebalancing or restoring)");
@@ -176,7 +182,11 @@ public final class QueryFanOut {
         }
     }
 
-    private static String base(HostInfo host) {
-        return "http://" + host.host() + ":" + host.port();
+    /** A request to another instance, with the credentials it asks of everyone. */
+    private HttpRequest request(HostInfo host, String pathAndQuery) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(security.scheme() + "://" + host.host() + ":"
+                + host.port() + pathAndQuery)).timeout(TIMEOUT);
+        security.clientAuthorization().ifPresent(value -> request.header("Authorization", value));
+        return request.build();
     }
 }

@@ -10,19 +10,22 @@ import java.util.Optional;
 
 /**
  * The HTTP API's route table: each route a path pattern ({@code /jobs/{id}/completed}: literal segments and named
- * ones), the threads that answer it, and its handler. The first route that matches answers; GET and HEAD only.
+ * ones), the threads that answer it, who may ask, and its handler. The first route that matches answers; GET and HEAD only.
  */
 final class Routes {
     /** The threads a route is answered on: health and metrics apart from queries, so slow queries cannot starve them. */
     enum Pool { PROBES, QUERIES }
 
+    /** Who a route answers: anyone (health), anyone unless metrics are protected, or only requests with the credentials. */
+    enum Access { PUBLIC, METRICS, CREDENTIALS }
+
     interface Handler {
         void handle(HttpExchange exchange, Map<String, String> path) throws IOException;
     }
 
-    record Route(List<String> pattern, Pool pool, Handler handler) {
-        static Route of(String pattern, Pool pool, Handler handler) {
-            return new Route(Arrays.stream(pattern.split("/")).filter(s -> !s.isEmpty()).toList(), pool, handler);
+    record Route(List<String> pattern, Pool pool, Access access, Handler handler) {
+        static Route of(String pattern, Pool pool, Access access, Handler handler) {
+            return new Route(Arrays.stream(pattern.split("/")).filter(s -> !s.isEmpty()).toList(), pool, access, handler);
         }
 
         /** The named segments of a path this route matches, or empty. */

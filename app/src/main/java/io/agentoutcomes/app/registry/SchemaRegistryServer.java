@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.agentoutcomes.app.http.HttpResponses;
+import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.avro.registry.CompatibilityLevel;
 import io.agentoutcomes.avro.registry.RegisteredSchema;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
@@ -30,7 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A Schema Registry REST API server (the subset Confluent's, kafkajs's and Confluent's JS clients use) over a
  * {@link SchemaStore}: registration and look-up, schemas by id, subjects and versions, compatibility
- * configuration and checks, with Confluent's JSON errors. Only Avro schemas, without references.
+ * configuration and checks, with Confluent's JSON errors. Only Avro schemas, without references. With authentication
+ * on ({@link HttpSecurity}), only reads are answered without credentials.
  */
 public final class SchemaRegistryServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SchemaRegistryServer.class);
@@ -44,8 +46,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     private final SchemaStore store;
     private final HttpServer server;
-    private final WriterForwarder forwarder = new WriterForwarder();
+    private final WriterForwarder forwarder;
     private final int maxRequestBytes;
+    private final HttpSecurity security;
 
     /** Starts serving on {@code host:port} (port 0 picks a free one), reached by other registries at the same host. */
     public SchemaRegistryServer(SchemaStore store, String host, int port) throws IOException {
@@ -59,13 +62,25 @@ public final class SchemaRegistryServer implements AutoCloseable {
      */
     public SchemaRegistryServer(SchemaStore store, String host, int port, String advertisedHost, int maxRequestBytes)
             throws IOException {
+        this(store, host, port, advertisedHost, maxRequestBytes, HttpSecurity.none());
+    }
+
+    /**
+     * As {@link #SchemaRegistryServer(SchemaStore, String, int, String, int)}, with the credentials and TLS of
+     * {@code security}: with authentication on, every request but a read (GET, HEAD) needs the credentials (401
+     * otherwise, as Confluent's registry answers), and writes forwarded to the writer carry this registry's own.
+     */
+    public SchemaRegistryServer(SchemaStore store, String host, int port, String advertisedHost, int maxRequestBytes,
+                                HttpSecurity security) throws IOException {
         this.store = store;
         this.maxRequestBytes = maxRequestBytes;
-        this.server = HttpResponses.listen(host, port, "schema-registry-http");
+        this.security = security;
+        this.forwarder = new WriterForwarder(security);
+        this.server = HttpResponses.listen(host, port, "schema-registry-http", security.serverSslContext());
         server.createContext("/", this::handle);
         try {
             String advertised = advertisedHost.equals("0.0.0.0") || advertisedHost.equals("::") ? "localhost" : advertisedHost;
-            store.open("http://" + advertised + ":" + server.getAddress().getPort());
+            store.open(security.scheme() + "://" + advertised + ":" + server.getAddress().getPort());
         } catch (RuntimeException e) {
             HttpResponses.stop(server);
             throw e;
@@ -73,11 +88,11 @@ public final class SchemaRegistryServer implements AutoCloseable {
         server.start();
     }
 
-    /** The base URL clients use, e.g. {@code http://localhost:8081}. */
+    /** The base URL clients use, e.g. {@code http://localhost:8081} ({@code https://} with TLS). */
     public String url() {
         InetSocketAddress address = server.getAddress();
         String host = address.getAddress().isAnyLocalAddress() ? "localhost" : address.getHostString();
-        return "http://" + host + ":" + address.getPort();
+        return security.scheme() + "://" + host + ":" + address.getPort();
     }
 
     /** The port it listens on. */
@@ -93,6 +108,13 @@ public final class SchemaRegistryServer implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try {
             String method = exchange.getRequestMethod();
+            if (!method.equals("GET") && !method.equals("HEAD") && security.authRequired()
+                    && !security.authenticated(exchange.getRequestHeaders())) {
+                security.challenge(exchange.getResponseHeaders());
+                error(exchange, 401, 401, "Unauthorized: this registry's writes need credentials "
+                        + "(basic.auth.user.info, or bearer.auth.token with bearer.auth.credentials.source=STATIC_TOKEN)");
+                return;
+            }
             List<String> path = segments(exchange.getRequestURI().getRawPath());
             JsonNode answer = route(method, path, exchange);
             if (answer == null) {

@@ -3,6 +3,7 @@ package io.agentoutcomes.app.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
+import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryException;
 import java.io.IOException;
@@ -36,7 +37,14 @@ final class WriterForwarder {
         }
     }
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+    private final HttpSecurity security;
+    private final HttpClient http;
+
+    /** @param security what the writer is trusted by, and the credentials presented to it */
+    WriterForwarder(HttpSecurity security) {
+        this.security = security;
+        this.http = security.client(CONNECT_TIMEOUT);
+    }
 
     static boolean isForwarded(HttpExchange exchange) {
         return exchange.getRequestHeaders().containsKey(FORWARDED_HEADER);
@@ -46,13 +54,14 @@ final class WriterForwarder {
     JsonNode forward(HttpExchange exchange, String writerUrl, String body) throws WriterUnreachable {
         String query = exchange.getRequestURI().getRawQuery();
         URI target = URI.create(writerUrl + exchange.getRequestURI().getRawPath() + (query == null ? "" : "?" + query));
-        HttpRequest request = HttpRequest.newBuilder(target)
+        HttpRequest.Builder builder = HttpRequest.newBuilder(target)
                 .timeout(REQUEST_TIMEOUT)
                 .header("Content-Type", RestSchemaRegistryClient.CONTENT_TYPE)
                 .header("Accept", RestSchemaRegistryClient.CONTENT_TYPE)
                 .header(FORWARDED_HEADER, "true")
-                .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofString(body))
-                .build();
+                .method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofString(body));
+        security.clientAuthorization().ifPresent(value -> builder.header("Authorization", value));
+        HttpRequest request = builder.build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());

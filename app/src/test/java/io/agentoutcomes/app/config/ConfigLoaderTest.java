@@ -3,9 +3,11 @@ package io.agentoutcomes.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentoutcomes.app.http.HttpSecurity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -103,6 +105,53 @@ class ConfigLoaderTest {
                 .hasMessage("analytics.enabled must be true or false, was 'maybe'");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("log.format", "xml")))
                 .hasMessage("log.format is 'xml': expected text or json");
+    }
+
+    @Test
+    void theHttpCredentialsAndKeystorePasswordsAreSecretsNeverShown() {
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of("AGENT_OUTCOMES_HTTP_AUTH_BEARER_TOKEN", "t0ken-xyz-123",
+                "AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO", "ops:basic-pa55"), Map.of("http.host", "0.0.0.0",
+                "http.tls.keystore.location", "/etc/agent-outcomes/http.p12", "http.tls.keystore.password", "st0re-pa55",
+                "http.tls.key.password", "k3y-pa55", "http.tls.truststore.location", "/etc/trust.p12",
+                "http.tls.truststore.password", "tru5t-pa55"));
+
+        assertThat(config.toString()).contains("http=0.0.0.0:8080 (auth=required[bearer, basic], tls=on "
+                + "(/etc/agent-outcomes/http.p12 (PKCS12)))").doesNotContain("t0ken-xyz-123", "basic-pa55", "st0re-pa55",
+                "k3y-pa55", "tru5t-pa55");
+        assertThat(config.secretValues()).contains("t0ken-xyz-123", "ops:basic-pa55", "basic-pa55", "st0re-pa55", "k3y-pa55",
+                "tru5t-pa55", java.util.Base64.getEncoder().encodeToString("ops:basic-pa55".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertThat(config.kafka()).isEmpty();
+        for (String name : List.of("http.auth.bearer.token", "http.auth.basic.user.info", "http.tls.keystore.password",
+                "http.tls.key.password", "http.tls.truststore.password")) {
+            assertThat(AgentOutcomesConfig.isSecret(name)).as(name).isTrue();
+        }
+        assertThat(config.httpSecurity().problems()).isEmpty();
+    }
+
+    @Test
+    void credentialsAndTlsAreRequiredByDefaultOnlyBeyondLoopbackAndAnEmptyValueIsNotSet() {
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).httpSecurity().toString()).isEqualTo("auth=off, tls=off");
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.host", "localhost")).httpSecurity().problems()).isEmpty();
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.host", "0.0.0.0")).httpSecurity().problems())
+                .hasSize(2);
+        HttpSecurity emptyCredentials = ConfigLoader.load(Optional.empty(), Map.of("AGENT_OUTCOMES_HTTP_AUTH_BEARER_TOKEN", "",
+                "AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO", ""), Map.of("http.host", "0.0.0.0", "http.tls.enabled", "false"))
+                .httpSecurity();
+        assertThat(emptyCredentials.hasCredentials()).isFalse();
+        assertThat(emptyCredentials.problems()).singleElement().asString().startsWith("http.host=0.0.0.0 listens beyond loopback,");
+        HttpSecurity optedOut = ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.host", "0.0.0.0",
+                "http.auth.enabled", "false", "http.tls.enabled", "false")).httpSecurity();
+        assertThat(optedOut.problems()).isEmpty();
+        assertThat(optedOut.authRequired()).isFalse();
+        HttpSecurity onLoopbackWithToken = ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.auth.bearer.token", "t"))
+                .httpSecurity();
+        assertThat(onLoopbackWithToken.authRequired()).isTrue();
+        assertThat(onLoopbackWithToken.tls()).isFalse();
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.auth.enabled", "true")).httpSecurity().problems())
+                .containsExactly("http.auth.enabled=true needs credentials: set http.auth.bearer.token and/or http.auth.basic.user.info "
+                        + "(AGENT_OUTCOMES_HTTP_AUTH_BEARER_TOKEN, AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO)");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.auth.basic.user.info", "no-colon-s3cret")))
+                .hasMessage("http.auth.basic.user.info must be user:password, both non-empty (the value is not shown)");
     }
 
     @Test

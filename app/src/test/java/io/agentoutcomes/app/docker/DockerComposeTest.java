@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.docker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
@@ -8,15 +9,27 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.config.EnvironmentVariables;
 import io.agentoutcomes.app.config.LogFormat;
+import io.agentoutcomes.app.http.HttpSecurity;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-/** docker/ cannot run here (no container engine): what can be checked without one. */
+/**
+ * docker/ cannot run here (no container engine): what can be checked without one. The instances' secrets come from the
+ * operator's environment (Compose's variable substitution, done here as Compose does it).
+ */
 class DockerComposeTest {
     private final JsonNode compose = DockerFiles.yaml("compose.yaml");
 
@@ -30,11 +43,24 @@ class DockerComposeTest {
         return instances;
     }
 
-    /** The settings an instance runs with: the image's ENV, then the compose service's environment over it. */
-    private Map<String, String> environmentOf(String instance) {
+    /** The secrets an operator sets before {@code docker compose up} (the top of compose.yaml says how). */
+    private static final Map<String, String> OPERATOR = Map.of(
+            "AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO", "ops:0f8c6a3e9d1b47c2",
+            "AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD", "5e2d7b91c4a06f38");
+
+    /**
+     * The settings an instance runs with: the image's ENV, then the compose service's environment over it, its
+     * variables substituted from {@code variables} as Compose substitutes them.
+     */
+    private Map<String, String> environmentOf(String instance, Map<String, String> variables) {
         Map<String, String> env = new HashMap<>(DockerFiles.dockerfile().env());
-        env.putAll(DockerFiles.environment(compose.get("services").get(instance)));
+        DockerFiles.environment(compose.get("services").get(instance))
+                .forEach((name, value) -> env.put(name, DockerFiles.interpolate(value, variables)));
         return env;
+    }
+
+    private Map<String, String> environmentOf(String instance) {
+        return environmentOf(instance, OPERATOR);
     }
 
     @Test
@@ -80,11 +106,87 @@ class DockerComposeTest {
     }
 
     @Test
+    void eachInstanceRequiresCredentialsAndSpeaksHttpsWithTheKeystoreMountedFromDockerTls() {
+        for (String instance : instances()) {
+            HttpSecurity security = ConfigLoader.load(Optional.empty(), environmentOf(instance), Map.of()).httpSecurity();
+            List<String> mounts = new ArrayList<>();
+            compose.get("services").get(instance).get("volumes").forEach(v -> mounts.add(v.asText()));
+
+            assertThat(security.problems()).as(instance).isEmpty();
+            assertThat(security.authRequired()).isTrue();
+            assertThat(security.basicUserInfo()).hasValue("ops:0f8c6a3e9d1b47c2");
+            assertThat(security.bearerToken()).as("an empty token is not set").isEmpty();
+            assertThat(security.tls()).isTrue();
+            assertThat(mounts).contains("./tls:/etc/agent-outcomes/tls:ro");
+            assertThat(security.keystore().orElseThrow().location()).isEqualTo(Path.of("/etc/agent-outcomes/tls/http.p12"));
+            assertThat(security.keystore().orElseThrow().password()).hasValue("5e2d7b91c4a06f38");
+            assertThat(security.truststore()).isEqualTo(security.keystore());
+        }
+    }
+
+    @Test
+    void withoutTheOperatorsSecretsComposeRefusesToStartTheInstances() {
+        for (String instance : instances()) {
+            assertThatThrownBy(() -> environmentOf(instance, Map.of("AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD", "x")))
+                    .hasMessageStartingWith("required variable AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO is missing a value: ");
+            assertThatThrownBy(() -> environmentOf(instance, Map.of("AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO", "u:p",
+                    "AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD", "")))
+                    .hasMessageStartingWith("required variable AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD is missing a value: ");
+        }
+        assertThat(compose.toString()).doesNotContain(OPERATOR.values().toArray(String[]::new));
+    }
+
+    /** docker/make-tls.sh, run as the top of compose.yaml says, makes a keystore whose certificate names both instances. */
+    @Test
+    void theKeystoreScriptMakesACertificateForEveryInstanceAndItsPemForPrometheus(@TempDir Path tls) throws Exception {
+        ProcessBuilder script = new ProcessBuilder(DockerFiles.DOCKER.resolve("make-tls.sh").toAbsolutePath().toString())
+                .redirectErrorStream(true);
+        script.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":"
+                + script.environment().getOrDefault("PATH", "/usr/bin:/bin"));
+        script.environment().put("TLS_DIR", tls.toString());
+        script.environment().put("AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD", OPERATOR.get("AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD"));
+        Process process = script.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+
+        KeyStore keystore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(tls.resolve("http.p12"))) {
+            keystore.load(in, OPERATOR.get("AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD").toCharArray());
+        }
+        X509Certificate certificate = (X509Certificate) keystore.getCertificate("agent-outcomes");
+        List<String> names = new ArrayList<>();
+        certificate.getSubjectAlternativeNames().forEach(name -> names.add(String.valueOf(name.get(1))));
+        for (String instance : instances()) {
+            assertThat(names).contains(ConfigLoader.load(Optional.empty(), environmentOf(instance), Map.of()).httpAdvertisedHost());
+        }
+        assertThat(names).contains("localhost", "127.0.0.1");
+        X509Certificate pem;
+        try (InputStream in = Files.newInputStream(tls.resolve("http.crt"))) {
+            pem = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+        }
+        assertThat(pem).isEqualTo(certificate);
+        assertThat(output).doesNotContain(OPERATOR.get("AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD"));
+    }
+
+    @Test
+    void everyPublishedPortIsOnTheHostsLoopbackOnly() {
+        List<String> ports = new ArrayList<>();
+        compose.get("services").forEach(service -> service.path("ports").forEach(port -> ports.add(port.asText())));
+
+        assertThat(ports).isNotEmpty().allSatisfy(port -> assertThat(port).startsWith("127.0.0.1:"));
+    }
+
+    @Test
     void prometheusScrapesBothInstancesOnTheirHttpPort() {
         JsonNode job = DockerFiles.yaml("prometheus/prometheus.yml").get("scrape_configs").get(0);
         List<String> targets = new ArrayList<>();
         job.get("static_configs").get(0).get("targets").forEach(t -> targets.add(t.asText()));
+        List<String> mounts = new ArrayList<>();
+        compose.get("services").get("prometheus").get("volumes").forEach(v -> mounts.add(v.asText()));
 
+        assertThat(job.get("scheme").asText()).isEqualTo("https");
+        assertThat(mounts).contains("./tls/http.crt:" + job.get("tls_config").get("ca_file").asText() + ":ro");
         assertThat(job.get("metrics_path").asText()).isEqualTo("/metrics");
         assertThat(targets).containsExactlyElementsOf(instances().stream()
                 .map(instance -> instance + ":" + ConfigLoader.load(Optional.empty(), environmentOf(instance), Map.of()).httpPort())

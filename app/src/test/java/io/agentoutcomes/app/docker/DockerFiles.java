@@ -54,6 +54,35 @@ final class DockerFiles {
         return environment;
     }
 
+    private static final Pattern VARIABLE = Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?}");
+
+    /**
+     * A compose value with its variables substituted from {@code variables} as Compose does: {@code ${NAME}},
+     * {@code ${NAME:-default}}, and {@code ${NAME:?message}}, which refuses (here: throws) with the message when the
+     * variable is unset or empty.
+     */
+    static String interpolate(String value, Map<String, String> variables) {
+        Matcher variable = VARIABLE.matcher(value);
+        StringBuilder result = new StringBuilder();
+        while (variable.find()) {
+            String given = variables.get(variable.group(1));
+            String separator = variable.group(2);
+            boolean missing = given == null || given.isEmpty() && separator != null && separator.startsWith(":");
+            String replacement;
+            if (!missing) {
+                replacement = given;
+            } else if (separator != null && separator.endsWith("?")) {
+                throw new IllegalArgumentException("required variable " + variable.group(1) + " is missing a value: "
+                        + variable.group(3));
+            } else {
+                replacement = separator == null ? "" : variable.group(3);
+            }
+            variable.appendReplacement(result, Matcher.quoteReplacement(replacement));
+        }
+        variable.appendTail(result);
+        return result.toString();
+    }
+
     /** The Dockerfile's instructions of the final stage, each as its keyword and the rest of its (joined) line. */
     static Dockerfile dockerfile() {
         try {

@@ -4,15 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.TestKeystore;
+import io.agentoutcomes.app.config.EnvironmentVariables;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,9 +31,12 @@ import org.junit.jupiter.api.io.TempDir;
  * The image's command line, run here without a container engine: the Dockerfile's ENTRYPOINT script with its CMD and
  * ENV, against the shaded jar of this build, on the embedded default (compose points it at brokers this machine does
  * not have). What differs from the image: the jar's path (APP_JAR), the data directory and the ports (0: free ones).
+ * The image listens on every interface, so it starts only with credentials and a keystore, given as variables.
  */
 class DockerImageCommandIT {
     private static final Path JAR = Path.of(System.getProperty("agent-outcomes.jar", "target/agent-outcomes.jar"));
+    private static final String TOKEN = "image-bearer-t0ken-never-logged";
+    private static final String USER_INFO = "ops:image-basic-never-logged";
 
     @TempDir
     Path dir;
@@ -58,8 +65,8 @@ class DockerImageCommandIT {
         return process;
     }
 
-    @Test
-    void theImagesCommandLineRunsTheServiceUntilReadyWithJsonLogs() throws Exception {
+    /** The settings of the run: ports and data directory of their own, and the operator's secrets as variables. */
+    private Map<String, String> overrides(TestKeystore keystore) {
         Map<String, String> overrides = new HashMap<>(Map.of(
                 "AGENT_OUTCOMES_DATA_DIR", dir.resolve("data").toString(),
                 "AGENT_OUTCOMES_HTTP_PORT", "0",
@@ -67,21 +74,66 @@ class DockerImageCommandIT {
                 "AGENT_OUTCOMES_EMBEDDED_REGISTRY_PORT", "0",
                 "AGENT_OUTCOMES_LOG_FORMAT", "json",
                 "AGENT_OUTCOMES_TOPIC_PARTITIONS", "1",
-                "AGENT_OUTCOMES_SSL_TRUSTSTORE_PASSWORD", "never-logged-7x"));
+                "AGENT_OUTCOMES_SSL_TRUSTSTORE_PASSWORD", "never-logged-7x",
+                "AGENT_OUTCOMES_HTTP_AUTH_BEARER_TOKEN", TOKEN,
+                "AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO", USER_INFO));
+        keystore.serverSettings().forEach((setting, value) -> overrides.put(EnvironmentVariables.variable(setting), value));
+        return overrides;
+    }
+
+    @Test
+    void withoutCredentialsAndAKeystoreTheImageRefusesToStartSayingWhatToSet() throws Exception {
+        Map<String, String> overrides = overrides(TestKeystore.create(dir));
+        overrides.keySet().removeIf(name -> name.startsWith("AGENT_OUTCOMES_HTTP_AUTH_") || name.startsWith("AGENT_OUTCOMES_HTTP_TLS_"));
+        Path out = dir.resolve("stdout.txt");
+        Path err = dir.resolve("stderr.txt");
+        Process service = imageCommand(overrides).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+
+        assertThat(service.waitFor(60, TimeUnit.SECONDS)).as("still running: " + read(out) + read(err)).isTrue();
+        assertThat(service.exitValue()).isEqualTo(1);
+        assertThat(read(err)).contains("agent-outcomes: Refusing to start: http.host=0.0.0.0 listens beyond loopback, so "
+                + "the HTTP API and the embedded registry require credentials: set http.auth.bearer.token and/or "
+                + "http.auth.basic.user.info (AGENT_OUTCOMES_HTTP_AUTH_BEARER_TOKEN, AGENT_OUTCOMES_HTTP_AUTH_BASIC_USER_INFO)")
+                .contains("set http.tls.keystore.location and http.tls.keystore.password "
+                        + "(AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_LOCATION, AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD)");
+        assertThat(read(out)).doesNotContain("is running");
+    }
+
+    @Test
+    void theImagesCommandLineRunsTheServiceUntilReadyWithJsonLogs() throws Exception {
+        TestKeystore keystore = TestKeystore.create(dir);
+        Map<String, String> overrides = overrides(keystore);
         Path out = dir.resolve("stdout.txt");
         Path err = dir.resolve("stderr.txt");
         Process service = imageCommand(overrides).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
-            waitFor(() -> httpUrl(out).isPresent() || !service.isAlive(), 120_000,
+            waitFor(() -> printedUrl(out, "HTTP (health)").isPresent() || !service.isAlive(), 120_000,
                     () -> "the service did not say where it listens: " + read(out) + read(err));
             assertThat(service.isAlive()).as("the service stopped: " + read(err)).isTrue();
-            // bound to every interface (printed as 0.0.0.0 or the IPv6 any address): reached here on the loopback
-            String printed = httpUrl(out).orElseThrow();
-            String url = "http://127.0.0.1:" + printed.substring(printed.lastIndexOf(':') + 1);
+            // bound to every interface (printed as localhost), over HTTPS: reached here on the loopback
+            String printed = printedUrl(out, "HTTP (health)").orElseThrow();
+            assertThat(printed).startsWith("https://");
+            String url = "https://127.0.0.1:" + printed.substring(printed.lastIndexOf(':') + 1);
+            String registry = printedUrl(out, "Schema registry").orElseThrow();
+            assertThat(registry).startsWith("https://localhost:");
+            HttpClient https = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).sslContext(keystore.trustingContext()).build();
 
-            waitFor(() -> status(url + "/health/ready") == 200, 120_000,
+            waitFor(() -> status(https, url + "/health/ready", Optional.empty()) == 200, 120_000,
                     () -> "not ready: " + read(err));
-            assertThat(status(url + "/health/live")).isEqualTo(200);
+            assertThat(status(https, url + "/health/live", Optional.empty())).isEqualTo(200);
+            // no data without the credentials; with either of them, the answer
+            for (String path : List.of("/jobs", "/jobs/some-job", "/analytics", "/ui/jobs", "/")) {
+                assertThat(status(https, url + path, Optional.empty())).as("GET %s without credentials", path).isEqualTo(401);
+            }
+            assertThat(status(https, url + "/jobs", Optional.of("Bearer " + TOKEN))).isEqualTo(200);
+            assertThat(status(https, url + "/jobs/some-job", Optional.of("Basic " + Base64.getEncoder()
+                    .encodeToString(USER_INFO.getBytes(StandardCharsets.UTF_8))))).isEqualTo(404);
+            HttpResponse<String> write = https.send(HttpRequest.newBuilder(URI.create(registry + "/subjects/x-value/versions"))
+                    .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"schema\":\"\\\"string\\\"\"}")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(write.statusCode()).as("a registry write without credentials: " + write.body()).isEqualTo(401);
+            assertThat(status(https, registry + "/subjects", Optional.empty())).isEqualTo(200);
 
             ObjectMapper json = new ObjectMapper();
             List<String> lines = read(err).lines().toList();
@@ -90,7 +142,8 @@ class DockerImageCommandIT {
                 JsonNode event = json.readTree(line);
                 assertThat(event.get("message").asText()).startsWith("Starting with AppConfig[").contains("http=0.0.0.0:0");
             });
-            assertThat(read(err)).doesNotContain("never-logged-7x");
+            assertThat(read(err) + read(out)).doesNotContain("never-logged-7x").doesNotContain(TOKEN)
+                    .doesNotContain("image-basic-never-logged").doesNotContain(keystore.password());
         } finally {
             service.destroy();
             if (!service.waitFor(60, TimeUnit.SECONDS)) {
@@ -122,17 +175,17 @@ class DockerImageCommandIT {
         }
     }
 
-    private static Optional<String> httpUrl(Path out) {
-        return read(out).lines().filter(line -> line.contains("HTTP (health)")).findFirst()
-                .map(line -> line.substring(line.indexOf("http://"), line.lastIndexOf("/health")));
+    /** The URL of a line of what {@code run} prints ("HTTP (health) : https://localhost:1234/health"), without its path. */
+    private static Optional<String> printedUrl(Path out, String label) {
+        return read(out).lines().filter(line -> line.contains(label)).findFirst()
+                .map(line -> line.substring(line.indexOf("http")).replaceAll("(https?://[^/ ]+).*", "$1"));
     }
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-
-    private static int status(String url) {
+    private static int status(HttpClient client, String url, Optional<String> authorization) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
-                    HttpResponse.BodyHandlers.discarding()).statusCode();
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5));
+            authorization.ifPresent(value -> request.header("Authorization", value));
+            return client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {

@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fleet} with a fixed seed against the pipeline on a real broker (in the test JVM): every number of its report
- * checked against this test's own {@code read_committed} reading of the topics, from the beginning.
+ * checked against this test's own {@code read_committed} reading of the topics, from the beginning. The service requires
+ * credentials, so the fleet's registry client presents them.
  */
 class FleetPipelineTest {
     @TempDir
@@ -46,13 +47,15 @@ class FleetPipelineTest {
     void everyNumberOfTheReportIsWhatTheTopicsHold() throws Exception {
         try (KafkaTestCluster kafka = KafkaTestCluster.start();
              AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2,
-                     "backoff.cap.ms", "3000"))) {
+                     "backoff.cap.ms", "3000", "http.auth.basic.user.info", "fleet:fl33t-pa55"))) {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (service.streamsState() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
+            // the embedded registry takes writes only with the service's credentials: the fleet presents them
             Map<String, Object> client = new HashMap<>(service.clientConfig());
-            client.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
+            client.putAll(service.registryClientSettings());
+            assertThat(client).containsEntry(AvroSerdeConfig.BASIC_AUTH_USER_INFO, "fleet:fl33t-pa55");
             client.put(OutcomePublisher.TOPIC_PREFIX, "");
             FleetReport report = FleetSession.run(new FleetSettings(client, 12, Duration.ofSeconds(12), 7, 0.5,
                     Duration.ofSeconds(60)), new PrintWriter(new StringWriter()));

@@ -5,12 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.Serdes;
@@ -160,6 +164,59 @@ class HttpApiServerTest {
         } finally {
             release.countDown();
         }
+    }
+
+    /**
+     * Clients that open a connection, send part of a request and stop (slowloris, or a half-open connection after a
+     * network fault) hold one of the server's request readers each. They must not stop the answers, liveness least of
+     * all (a probe that fails restarts a healthy instance), and they are closed once the request timeout is past.
+     */
+    @Test
+    void idleHalfOpenConnectionsNeitherStopTheProbesNorStayOpenPastTheRequestTimeout() throws Exception {
+        List<Socket> idle = new ArrayList<>();
+        try {
+            for (int i = 0; i < 12; i++) {
+                Socket socket = new Socket("127.0.0.1", server.port());
+                socket.getOutputStream().write("GET /jobs HTTP/1.1\r\nHost: loc".getBytes(StandardCharsets.US_ASCII));
+                socket.getOutputStream().flush();
+                idle.add(socket);
+            }
+            Thread.sleep(300); // each is read by now, as far as it goes
+
+            long started = System.nanoTime();
+            HttpResponse<String> live = http.send(HttpRequest.newBuilder(URI.create(server.url() + "/health/live"))
+                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+            assertAnswer(live, 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
+            assertThat(get("/health/ready").statusCode()).isEqualTo(503);
+            assertThat(get("/jobs").statusCode()).isEqualTo(503);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+
+            // closed by the server after the request timeout (plus the JDK timer's tick of a second)
+            Duration closedWithin = HttpResponses.REQUEST_TIMEOUT.plusSeconds(5);
+            for (Socket socket : idle) {
+                socket.setSoTimeout((int) closedWithin.toMillis());
+                assertThat(readToEnd(socket)).as("what the server sent before closing").doesNotContain("200");
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(closedWithin);
+        } finally {
+            for (Socket socket : idle) {
+                socket.close();
+            }
+        }
+    }
+
+    /** Everything the server sends until it closes the connection; a reset counts as closed. */
+    private static String readToEnd(Socket socket) throws IOException {
+        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        byte[] buffer = new byte[1024];
+        try {
+            for (int n; (n = socket.getInputStream().read(buffer)) >= 0; ) {
+                read.write(buffer, 0, n);
+            }
+        } catch (java.net.SocketException reset) {
+            // closed
+        }
+        return read.toString(StandardCharsets.US_ASCII);
     }
 
     private HttpResponse<String> get(String path) throws Exception {

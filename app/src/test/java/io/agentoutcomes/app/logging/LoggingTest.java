@@ -27,6 +27,9 @@ class LoggingTest {
     private static final String JAAS_PASSWORD = "pa55word-xyz";
     private static final String TRUSTSTORE_PASSWORD = "tru5t-pass";
     private static final String REGISTRY_PASSWORD = "r3g-pass";
+    private static final String HTTP_TOKEN = "http-t0ken-abcdef";
+    private static final String HTTP_PASSWORD = "http-pa55-ghij";
+    private static final String KEYSTORE_PASSWORD = "keyst0re-klmn";
 
     private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
     private PrintStream originalErr;
@@ -35,7 +38,11 @@ class LoggingTest {
                     + JAAS_PASSWORD + "\";",
             "ssl.truststore.password", TRUSTSTORE_PASSWORD,
             "basic.auth.user.info", "registry-user:" + REGISTRY_PASSWORD,
-            "security.protocol", "SASL_SSL"));
+            "security.protocol", "SASL_SSL",
+            "http.auth.bearer.token", HTTP_TOKEN,
+            "http.auth.basic.user.info", "ops:" + HTTP_PASSWORD,
+            "http.tls.keystore.location", "/etc/agent-outcomes/http.p12",
+            "http.tls.keystore.password", KEYSTORE_PASSWORD));
 
     @BeforeEach
     void captureStandardError() {
@@ -99,8 +106,14 @@ class LoggingTest {
         LOG.warn("a library quoting a setting: password={} truststore={}", JAAS_PASSWORD, TRUSTSTORE_PASSWORD);
         LOG.error("login failed", new SecurityException("bad credentials registry-user:" + REGISTRY_PASSWORD));
 
-        assertThat(output()).doesNotContain(JAAS_PASSWORD, TRUSTSTORE_PASSWORD, REGISTRY_PASSWORD)
-                .contains("password=[hidden] truststore=[hidden]", "sasl.jaas.config=[hidden]", "bad credentials [hidden]");
+        LOG.warn("a request with Authorization: Bearer {} / Basic {}", HTTP_TOKEN, java.util.Base64.getEncoder()
+                .encodeToString(("ops:" + HTTP_PASSWORD).getBytes(StandardCharsets.UTF_8)));
+        LOG.warn("keystore password {}, user info ops:{}", KEYSTORE_PASSWORD, HTTP_PASSWORD);
+
+        assertThat(output()).doesNotContain(JAAS_PASSWORD, TRUSTSTORE_PASSWORD, REGISTRY_PASSWORD, HTTP_TOKEN, HTTP_PASSWORD,
+                        KEYSTORE_PASSWORD, "b3BzOmh0dHAtcGE1NS1naGlq")
+                .contains("password=[hidden] truststore=[hidden]", "sasl.jaas.config=[hidden]", "bad credentials [hidden]",
+                        "Authorization: Bearer [hidden] / Basic [hidden]", "keystore password [hidden], user info [hidden]");
     }
 
     private String output() {

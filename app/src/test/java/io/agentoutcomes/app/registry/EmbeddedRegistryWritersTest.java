@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.app.KafkaTestCluster;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.registry.CompatibilityLevel;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
@@ -118,6 +120,24 @@ class EmbeddedRegistryWritersTest {
     }
 
     @Test
+    void withCredentialsRequiredAWriteForwardedToTheWriterCarriesTheForwardingRegistrysOwn() throws Exception {
+        HttpSecurity security = ConfigLoader.load(Optional.empty(), Map.of(),
+                Map.of("http.auth.basic.user.info", "registry:wr1ter-pa55")).httpSecurity();
+        Registry first = startRegistry(security);
+        Registry second = startRegistry(security);
+        SchemaRegistryClient withCredentials = new RestSchemaRegistryClient(List.of(URI.create(first.url())),
+                Optional.of("registry:wr1ter-pa55"), Duration.ofSeconds(10), 1, Duration.ofMillis(100));
+
+        int id = withCredentials.register("orders-value", schema("Order"));
+
+        assertThat(second.store().writerUrl()).as("the last registry started writes").contains(second.url());
+        assertThat(client(second.url()).schemaById(id)).isEqualTo(schema("Order"));
+        assertThatThrownBy(() -> new RestSchemaRegistryClient(List.of(URI.create(first.url())), Optional.empty(),
+                Duration.ofSeconds(10), 1, Duration.ofMillis(100)).register("other-value", schema("Other")))
+                .hasMessageContaining("answered 401");
+    }
+
+    @Test
     void aWriterThatStopsAndANewOneThatStartsNeverReuseIds() throws Exception {
         Registry first = startRegistry();
         Map<String, Integer> ids = new HashMap<>();
@@ -221,9 +241,14 @@ class EmbeddedRegistryWritersTest {
     }
 
     private Registry startRegistry() throws IOException {
+        return startRegistry(HttpSecurity.none());
+    }
+
+    private Registry startRegistry(HttpSecurity security) throws IOException {
         KafkaSchemaStore store = new KafkaSchemaStore(topic, clientConfig());
         try {
-            Registry registry = new Registry(store, new SchemaRegistryServer(store, "127.0.0.1", 0));
+            Registry registry = new Registry(store, new SchemaRegistryServer(store, "127.0.0.1", 0, "127.0.0.1",
+                    SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES, security));
             started.add(registry);
             return registry;
         } catch (IOException | RuntimeException e) {

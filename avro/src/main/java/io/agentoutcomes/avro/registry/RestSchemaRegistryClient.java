@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
+import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,16 +48,38 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
      */
     public RestSchemaRegistryClient(List<URI> baseUrls, Optional<String> basicAuthUserInfo, Duration requestTimeout,
                                     int maxAttempts, Duration initialBackoff) {
+        this(baseUrls, basicAuthUserInfo.map(RestSchemaRegistryClient::basicAuthorization), Optional.empty(),
+                requestTimeout, maxAttempts, initialBackoff);
+    }
+
+    /**
+     * @param authorization the {@code Authorization} header every request carries, if the registry wants one
+     *                      ({@link #basicAuthorization}, {@link #bearerAuthorization})
+     * @param sslContext    what HTTPS trusts; empty: the JVM's default trust store
+     */
+    public RestSchemaRegistryClient(List<URI> baseUrls, Optional<String> authorization, Optional<SSLContext> sslContext,
+                                    Duration requestTimeout, int maxAttempts, Duration initialBackoff) {
         if (baseUrls.isEmpty()) {
             throw new IllegalArgumentException("at least one schema registry URL is required");
         }
         this.baseUrls = List.copyOf(baseUrls);
-        this.authorization = basicAuthUserInfo.map(userInfo -> "Basic "
-                + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8)));
+        this.authorization = authorization;
         this.requestTimeout = requestTimeout;
         this.maxAttempts = Math.max(1, maxAttempts);
         this.initialBackoff = initialBackoff;
-        this.http = HttpClient.newBuilder().connectTimeout(requestTimeout).build();
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(requestTimeout);
+        sslContext.ifPresent(http::sslContext);
+        this.http = http.build();
+    }
+
+    /** The {@code Authorization} header of HTTP basic authentication with {@code user:password}. */
+    public static String basicAuthorization(String userInfo) {
+        return "Basic " + Base64.getEncoder().encodeToString(userInfo.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The {@code Authorization} header that presents a bearer token. */
+    public static String bearerAuthorization(String token) {
+        return "Bearer " + token;
     }
 
     @Override
