@@ -1,14 +1,12 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.ConfidenceAction;
-import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.util.function.Consumer;
-import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -62,25 +60,20 @@ public final class ClassifyTopology {
         return completions.process(() -> new TaskClassifier<>(policy, kind, store, retention), Named.as(name), store);
     }
 
-    /** Writes each outcome to the topics its decision names. */
+    /** Writes each outcome to the topics its decision names ({@link OutcomeRouter}), each through a sink of its own. */
     static void route(KStream<String, ClassifiedOutcome> outcomes, Topics topics, RetryTiers tiers) {
-        outcomes.to(topics.outcomesClassified.name(), topics.outcomesClassified.produced());
-        outcomes.filter((taskId, outcome) -> Decisions.isStop(outcome)
-                        && outcome.getResultType() != ResultType.COMPENSATABLE_FAILURE, Named.as("stops"))
-                .processValues(DeadLetterHeaders::new, Named.as("dead-letter-headers"))
-                .to(topics.deadLetter.name(), topics.deadLetter.produced());
-        outcomes.filter((taskId, outcome) -> outcome.getResultType() == ResultType.COMPENSATABLE_FAILURE,
-                        Named.as("compensatable"))
-                .selectKey((taskId, outcome) -> outcome.getJobId() != null ? outcome.getJobId() : taskId,
-                        Named.as("compensations-by-job"))
-                .to(topics.compensations.name(), topics.compensations.produced());
-        outcomes.filter((taskId, outcome) -> outcome.getConfidenceCheck() != null
-                        && outcome.getConfidenceCheck().getAction() == ConfidenceAction.VERIFY, Named.as("verify"))
-                .to(topics.verifications.name(), topics.verifications.produced());
-        Produced<String, RetryRequest> retryProduced = Produced.with(Serdes.String(),
-                topics.retryReady.valueSerde()).withName("delay-retries");
-        outcomes.filter((taskId, outcome) -> Decisions.isRetry(outcome), Named.as("retries"))
-                .processValues(() -> new RetryRequests(tiers), Named.as("retry-requests"))
-                .to((taskId, retry, context) -> topics.retryDelay.get(retry.getTier()).name(), retryProduced);
+        KStream<String, Object> routed = outcomes.process(() -> new OutcomeRouter(tiers), Named.as("route-outcomes"));
+        routed.to(topics.outcomesClassified.name(), produced(topics.outcomesClassified, OutcomeRouter.OUTCOMES));
+        routed.to(topics.deadLetter.name(), produced(topics.deadLetter, OutcomeRouter.DEAD_LETTERS));
+        routed.to(topics.compensations.name(), produced(topics.compensations, OutcomeRouter.COMPENSATIONS));
+        routed.to(topics.verifications.name(), produced(topics.verifications, OutcomeRouter.VERIFICATIONS));
+        routed.to((taskId, retry, context) -> topics.retryDelay.get(((RetryRequest) retry).getTier()).name(),
+                produced(topics.retryReady, OutcomeRouter.RETRIES));
+    }
+
+    /** A sink of the router's: the topic's serdes, named so that the router can forward to it alone. */
+    @SuppressWarnings("unchecked")
+    private static Produced<String, Object> produced(Topics.Topic<String, ?> topic, String sinkName) {
+        return Produced.with(topic.keySerde(), (Serde<Object>) topic.valueSerde()).withName(sinkName);
     }
 }

@@ -1,0 +1,131 @@
+package io.agentoutcomes.avro;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.registry.CompatibilityLevel;
+import io.agentoutcomes.avro.registry.SchemaRegistryState;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Conversions;
+import org.apache.avro.Schema;
+import org.apache.avro.data.TimeConversions;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Contract 2 against contract 1 (its schemas kept under test resources): the same bytes on the wire, times and money
+ * as plain {@code long} and {@code bytes} instead of logical types. A registry accepts the new schemas as new versions
+ * under FULL compatibility, and a reader of either version reads records written with the other.
+ */
+class ContractVersionsTest {
+    private static final List<String> TOPIC_RECORDS = List.of("AgentResult", "NodeFinished", "ContinuationEvaluated",
+            "ClassifiedOutcome", "RetryRequest", "JobReplayState", "AgentMetrics");
+
+    private static Map<String, Schema> contractOne() throws IOException {
+        Schema.Parser parser = new Schema.Parser();
+        for (String common : List.of("ConfidenceAction", "ErrorCategory", "ErrorHandling", "ResultType", "RetryAction",
+                "StepResultType", "StopReason")) {
+            parser.parse(resource("common/" + common + ".avsc"));
+        }
+        for (String record : List.of("AgentResult", "NodeFinished", "ContinuationEvaluated", "ClassifiedOutcome",
+                "RetryRequest", "JobReplayState", "AgentMetrics", "TaskAttempts")) {
+            parser.parse(resource(record + ".avsc"));
+        }
+        return parser.getTypes().entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                e -> e.getKey().substring(e.getKey().lastIndexOf('.') + 1), Map.Entry::getValue));
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = ContractVersionsTest.class.getResourceAsStream("/contract-1/" + name)) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private static Schema contractTwo(String record) {
+        return switch (record) {
+            case "AgentResult" -> AgentResult.getClassSchema();
+            case "NodeFinished" -> NodeFinished.getClassSchema();
+            case "ContinuationEvaluated" -> ContinuationEvaluated.getClassSchema();
+            case "ClassifiedOutcome" -> ClassifiedOutcome.getClassSchema();
+            case "RetryRequest" -> RetryRequest.getClassSchema();
+            case "JobReplayState" -> JobReplayState.getClassSchema();
+            case "AgentMetrics" -> AgentMetrics.getClassSchema();
+            default -> throw new IllegalArgumentException(record);
+        };
+    }
+
+    @Test
+    void aRegistryTakesContractTwoAsTheNextVersionUnderFullCompatibility() throws IOException {
+        Map<String, Schema> one = contractOne();
+        SchemaRegistryState registry = new SchemaRegistryState();
+        registry.setCompatibility(null, CompatibilityLevel.FULL_TRANSITIVE);
+        for (String record : TOPIC_RECORDS) {
+            String subject = record + "-value";
+            registry.apply(registry.prepare(subject, one.get(record).toString()).schema());
+            SchemaRegistryState.Registration next = registry.prepare(subject, contractTwo(record).toString());
+            assertThat(next.isNew()).as(record).isTrue();
+            assertThat(next.schema().version()).as(record).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aContractOneReaderReadsContractTwoMoneyAsDecimalsAndTimesAsInstants() throws IOException {
+        AgentResult written = Records.success();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        new SpecificDatumWriter<AgentResult>(AgentResult.getClassSchema()).write(written, encoder);
+        encoder.flush();
+
+        GenericData withConversions = new GenericData();
+        withConversions.addLogicalTypeConversion(new Conversions.DecimalConversion());
+        withConversions.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        GenericRecord read = new GenericDatumReader<GenericRecord>(AgentResult.getClassSchema(),
+                contractOne().get("AgentResult"), withConversions)
+                .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+
+        GenericRecord cost = (GenericRecord) ((GenericRecord) read.get("execution")).get("cost");
+        assertThat((BigDecimal) cost.get("total")).isEqualByComparingTo("0.0033");
+        assertThat(read.get("recordTimestamp")).isEqualTo(Instant.parse("2024-01-26T15:30:02Z"));
+    }
+
+    @Test
+    void aContractTwoReaderReadsContractOneRecordsToTheSameValues() throws IOException {
+        Schema one = contractOne().get("AgentResult");
+        GenericData withConversions = new GenericData();
+        withConversions.addLogicalTypeConversion(new Conversions.DecimalConversion());
+        withConversions.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        // contract 2 bytes are contract 1 bytes: write with 2, read as generic 1, write that with 1, read with 2
+        ByteArrayOutputStream two = new ByteArrayOutputStream();
+        BinaryEncoder twoEncoder = EncoderFactory.get().binaryEncoder(two, null);
+        new SpecificDatumWriter<AgentResult>(AgentResult.getClassSchema()).write(Records.failure(), twoEncoder);
+        twoEncoder.flush();
+        GenericRecord asOne = new GenericDatumReader<GenericRecord>(AgentResult.getClassSchema(), one, withConversions)
+                .read(null, DecoderFactory.get().binaryDecoder(two.toByteArray(), null));
+        new GenericDatumWriter<GenericRecord>(one, withConversions).write(asOne, encoder);
+        encoder.flush();
+
+        AgentResult read = new SpecificDatumReader<AgentResult>(one, AgentResult.getClassSchema())
+                .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+
+        assertThat(bytes.toByteArray()).isEqualTo(two.toByteArray());
+        assertThat(read).isEqualTo(Records.failure());
+        ByteBuffer total = read.getExecution().getCost().getTotal();
+        assertThat(Money.toDecimal(total)).isEqualByComparingTo("0.0033");
+    }
+}

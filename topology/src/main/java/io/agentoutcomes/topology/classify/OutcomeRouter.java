@@ -1,0 +1,86 @@
+package io.agentoutcomes.topology.classify;
+
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ConfidenceAction;
+import io.agentoutcomes.avro.HeaderNames;
+import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.OutputHeaders;
+import java.time.Instant;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * Writes each classified outcome to every topic its decision names, by forwarding it to the sink of that topic: all to
+ * {@code outcomes-classified}; stops (not compensatable) to {@code dead-letter} with the headers that identify them and
+ * where they came from; compensatable failures to {@code compensations}, keyed by job; outcomes whose confidence asks
+ * for it to {@code verifications}; retries, as the {@link RetryRequest} an orchestrator gets with the headers that say
+ * which retry it is, to the delay tier's topic. One processor instead of a filter per destination: each node a record
+ * passes costs Kafka Streams a forward and a copy of the record's headers.
+ */
+public final class OutcomeRouter implements Processor<String, ClassifiedOutcome, String, Object> {
+    /** The sink nodes it forwards to (named in {@link ClassifyTopology#route}). */
+    static final String OUTCOMES = "write-outcomes-classified";
+    static final String DEAD_LETTERS = "write-dead-letter";
+    static final String COMPENSATIONS = "write-compensations";
+    static final String VERIFICATIONS = "write-verifications";
+    static final String RETRIES = "write-retry-delay";
+
+    private final RetryTiers tiers;
+    private ProcessorContext<String, Object> context;
+
+    OutcomeRouter(RetryTiers tiers) {
+        this.tiers = tiers;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void process(Record<String, ClassifiedOutcome> record) {
+        ClassifiedOutcome outcome = record.value();
+        Record<String, Object> out = (Record<String, Object>) (Record<String, ?>) record;
+        context.forward(out, OUTCOMES);
+        if (outcome.getResultType() == ResultType.COMPENSATABLE_FAILURE) {
+            context.forward(out.withKey(outcome.getJobId() != null ? outcome.getJobId() : record.key()), COMPENSATIONS);
+        } else if (Decisions.isStop(outcome)) {
+            context.forward(out.withHeaders(deadLetterHeaders(record.headers(), outcome, source())), DEAD_LETTERS);
+        }
+        if (outcome.getConfidenceCheck() != null && outcome.getConfidenceCheck().getAction() == ConfidenceAction.VERIFY) {
+            context.forward(out, VERIFICATIONS);
+        }
+        if (Decisions.isRetry(outcome)) {
+            RetryRequest retry = Decisions.retryRequest(outcome, tiers);
+            context.forward(out.withValue(retry).withHeaders(retryHeaders(record.headers(), retry, source())), RETRIES);
+        }
+    }
+
+    private RecordMetadata source() {
+        return context.recordMetadata().orElse(null);
+    }
+
+    /** A stopped outcome's headers: the input's, and those that identify it and where it came from. */
+    static Headers deadLetterHeaders(Headers input, ClassifiedOutcome outcome, RecordMetadata source) {
+        Headers headers = OutputHeaders.copy(input);
+        OutputHeaders.put(headers, HeaderNames.TASK_ID, outcome.getTaskId());
+        OutputHeaders.put(headers, HeaderNames.RESULT_ID, outcome.getResultId());
+        OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(outcome.getAttempt()));
+        return OutputHeaders.origin(headers, source);
+    }
+
+    /** A retry's headers: the input's, and those that say which retry it is, when it is due and where it came from. */
+    static Headers retryHeaders(Headers input, RetryRequest retry, RecordMetadata source) {
+        Headers headers = OutputHeaders.copy(input);
+        OutputHeaders.put(headers, HeaderNames.TASK_ID, retry.getTaskId());
+        OutputHeaders.put(headers, HeaderNames.RESULT_ID, retry.getResultId());
+        OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(retry.getNextAttempt()));
+        OutputHeaders.put(headers, HeaderNames.DUE_AT, Instant.ofEpochMilli(retry.getDueAt()).toString());
+        return OutputHeaders.origin(headers, source);
+    }
+}
