@@ -87,6 +87,11 @@ public final class WriteBehindStore<V> implements KeyValueStore<String, byte[]>,
                 Serdes.ByteArray()), store -> new WriteBehindStore<>(store, codecs.get(), capacity));
     }
 
+    /** A write-behind store over a given store (tests: over an in-memory one). */
+    static <V> WriteBehindStore<V> over(KeyValueStore<String, byte[]> inner, Codec<V> codec, int capacity) {
+        return new WriteBehindStore<>(inner, codec, capacity);
+    }
+
     /**
      * The store {@code name} of a processor's task. Kafka Streams hands processors a key-value store behind a
      * decorator of its own, which hides {@link #read} and {@link #write}: this is the store under it.
