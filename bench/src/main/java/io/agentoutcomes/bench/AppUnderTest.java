@@ -56,8 +56,19 @@ interface AppUnderTest extends AutoCloseable {
 
     /** Waits until Kafka Streams is RUNNING; fails on ERROR or after {@code timeout}. */
     default void awaitRunning(Duration timeout) throws InterruptedException {
+        awaitProcessing(timeout);
+    }
+
+    /**
+     * Waits until the application processes: Kafka Streams is RUNNING, or its consumers have fetched records already
+     * (with several stream threads, one may process while the client still says REBALANCING). Fails on ERROR or after
+     * {@code timeout}.
+     *
+     * @return when it began (System.nanoTime)
+     */
+    default long awaitProcessing(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (state() != KafkaStreams.State.RUNNING) {
+        while (state() != KafkaStreams.State.RUNNING && metric("consumer-fetch-manager-metrics", "records-consumed-total") == 0) {
             if (state() == KafkaStreams.State.ERROR || state() == KafkaStreams.State.NOT_RUNNING) {
                 throw new IllegalStateException(applicationId() + " ended in state " + state());
             }
@@ -66,6 +77,7 @@ interface AppUnderTest extends AutoCloseable {
             }
             Thread.sleep(1);
         }
+        return System.nanoTime();
     }
 
     @Override

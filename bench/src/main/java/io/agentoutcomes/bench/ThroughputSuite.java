@@ -1,5 +1,6 @@
 package io.agentoutcomes.bench;
 
+import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.topology.Topics;
 import java.io.PrintStream;
@@ -21,7 +22,8 @@ import picocli.CommandLine.Option;
  * Throughput of the full pipeline against a byte-array passthrough, side by side: the same pre-loaded records (one
  * topic, read from its start by each application), both exactly_once_v2, on one broker, alternating round by round
  * in one JVM; a warm-up round of each is run first and discarded. A round's time is from the moment the application
- * is RUNNING (group joined, tasks assigned: processing of the pre-loaded input starts) to the moment a read_committed
+ * processes (RUNNING, or its consumers fetched records before: with two stream threads one may process while the
+ * other still joins) to the moment a read_committed
  * consumer has seen the last of its outputs (one per input record: {@code outcomes-classified} for the pipeline).
  */
 @Command(name = "throughput", description = "Pipeline vs byte-array passthrough records/s, side by side.",
@@ -33,14 +35,15 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
     @Option(names = "--analytics", split = ",", description = "Analytics on and/or off (default: ${DEFAULT-VALUE}).")
     List<String> analytics = new ArrayList<>(List.of("on"));
 
-    @Option(names = "--threads", split = ",", description = "num.stream.threads of both applications (default: ${DEFAULT-VALUE}).")
-    List<Integer> threads = new ArrayList<>(List.of(1));
+    @Option(names = "--threads", split = ",", description = "num.stream.threads of both applications (default: ${DEFAULT-VALUE}, the "
+            + "service's).")
+    List<Integer> threads = new ArrayList<>(List.of(AgentOutcomesService.DEFAULT_STREAM_THREADS));
 
     @Option(names = "--tasks", split = ",", description = "Distinct task ids in the records (default: ${DEFAULT-VALUE}).")
     List<Long> tasks = new ArrayList<>(List.of(1000L));
 
     @Option(names = "--records", description = "Records per round (default: ${DEFAULT-VALUE}).")
-    long records = 200_000;
+    long records = 1_000_000;
 
     @Option(names = "--rounds", description = "Measured rounds of each application, after one warm-up round (default: ${DEFAULT-VALUE}).")
     int rounds = 3;
@@ -304,8 +307,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
         try (OutputCounter counter = new OutputCounter(cluster.bootstrapServers(), outputTopic)) {
             long begin = System.nanoTime();
             try (AppUnderTest app = starter.start()) {
-                app.awaitRunning(Duration.ofMinutes(2));
-                long running = System.nanoTime();
+                long running = app.awaitProcessing(Duration.ofMinutes(2));
                 Measures.resetPeakHeap();
                 CpuBreakdown.Snapshot cpuBefore = CpuBreakdown.take(groups);
                 long recordsBefore = writes.records.sum();
