@@ -336,7 +336,7 @@ class AgentOutcomesServiceTest {
             Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
             AgentResult large = AgentResult.newBuilder().setResultId("r-large").setAgentId("agent-1").setTaskId("task-1")
                     .setDialect(Dialect.VAT_ENVELOPE).setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
-                            .setCode("llm-refusal").setMessage("m".repeat(10_000)).build()).build()).build();
+                            .setCode("llm-refusal").setMessage("m".repeat(30_000)).build()).build()).build();
             AgentResult small = AgentResult.newBuilder(large).setResultId("r-small").setTaskId("task-2")
                     .setOutcome(Success.newBuilder().build()).build();
             byte[] largeBytes;
@@ -358,7 +358,8 @@ class AgentOutcomesServiceTest {
             assertThat(headers).containsEntry("rejected.value.dropped.bytes", String.valueOf(largeBytes.length))
                     .containsEntry("__streams.errors.exception", "io.agentoutcomes.topology.BoundedDeserializer$RefusedValueException");
             assertThat(headers.get("__streams.errors.message")).isEqualTo("too-large: a value of " + largeBytes.length
-                    + " bytes on " + config.topicPrefix() + "agent-results is longer than input.max.record.bytes 4096");
+                    + " bytes on " + config.topicPrefix() + "agent-results is longer than input.max.record.bytes 4096 (+16384 for Avro)");
+            assertThat(headers).containsEntry("rejected.reason", "too-large");
             assertThat(readAll(config.topicPrefix() + "outcomes-classified", 1,
                     AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer())
                     .get(0).value().getResultId()).isEqualTo("r-small");

@@ -103,4 +103,14 @@ class ExplainCommandTest {
         assertThat(answer.get("rejected")).isEqualTo(JSON.readTree(
                 "{\"reason\":\"out-of-range\",\"message\":\"confidence is 2: must be between 0 and 1\"}"));
     }
+
+    @Test
+    void anEnvelopeOutsideThePipelinesInputBoundsIsExplainedAsRejectedAsThePipelineWouldRejectIt() throws Exception {
+        JsonNode answer = explain("{\"status\":\"error\",\"error\":\"llm-timeout\"}", "--header", "agent-id=a",
+                "--header", "attempt=2147483647", "--key", "task-9");
+
+        assertThat(answer.at("/meta/exit").asInt()).isEqualTo(3);
+        assertThat(answer.get("rejected")).isEqualTo(JSON.readTree(
+                "{\"reason\":\"out-of-range\",\"message\":\"attempt is 2147483647: out of range (0 to 1000000)\"}"));
+    }
 }

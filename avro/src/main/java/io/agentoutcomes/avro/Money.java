@@ -38,6 +38,29 @@ public final class Money {
         return amount.stripTrailingZeros().scale() <= SCALE && amount.setScale(SCALE, RoundingMode.UNNECESSARY).precision() <= PRECISION;
     }
 
+    /** The smallest amount past {@link #PRECISION} digits, in pico-dollars: 10^30. */
+    private static final BigInteger PAST_PRECISION = BigInteger.TEN.pow(PRECISION);
+    /** Up to this many bytes, an unscaled amount is below 2^95 < 10^30: it fits whatever its bytes. */
+    private static final int ALWAYS_FITTING_BYTES = 12;
+
+    /**
+     * Whether some bytes are an amount of the contract: not negative and within {@link #PRECISION} digits (what a
+     * producer writing Avro itself may get wrong, where JSON input is checked as it is parsed). Null and no bytes
+     * (zero) fit. No decimal is made for amounts of up to {@value #ALWAYS_FITTING_BYTES} bytes: a sign check.
+     */
+    public static boolean fitsNonNegative(ByteBuffer bytes) {
+        if (bytes == null || !bytes.hasRemaining()) {
+            return true;
+        }
+        if (bytes.get(bytes.position()) < 0) {
+            return false;
+        }
+        if (bytes.remaining() <= ALWAYS_FITTING_BYTES) {
+            return true;
+        }
+        return toDecimal(bytes).unscaledValue().compareTo(PAST_PRECISION) < 0;
+    }
+
     /** An amount's bytes; null for null. Throws {@link ArithmeticException} for an amount that does not {@link #fits fit}. */
     public static ByteBuffer toBytes(BigDecimal amount) {
         if (amount == null) {

@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -17,8 +18,10 @@ import org.apache.kafka.streams.kstream.Repartitioned;
 /**
  * The pipeline's Avro input streams, decoded through the schema registry. Each source topic is read once here and
  * every later stage builds on these streams. A record that cannot be decoded (not the Confluent wire format, an
- * unknown schema id, corrupt Avro) never reaches them: Kafka Streams' deserialization handler sends it, with
- * headers saying why, to {@code rejected-input} (see the service's streams configuration).
+ * unknown schema id, corrupt Avro) or is out of the input's bounds (a key, value or headers too long; a value outside
+ * {@link InputBounds}, which JSON input is held to as well) never reaches them: Kafka Streams' deserialization handler
+ * sends it, with headers saying why, to {@code rejected-input} (see the service's streams configuration). A record
+ * taken goes on with its headers scrubbed of credentials and stamped with where it was read ({@link AcceptInput}).
  * <p>
  * The stages keep state per task and per job, so a task's records must all reach one partition: agent results are
  * keyed by task id, node events by job id. Keys are not trusted: a record keyed otherwise (or not at all) is re-keyed
@@ -30,19 +33,24 @@ public record Intake(
         KStream<String, NodeFinished> nodeFinished,
         KStream<String, ContinuationEvaluated> continuationEvents) {
 
-    /** Adds the input streams to the builder; values longer than the limit are refused before decoding. */
+    /** Adds the input streams to the builder; records out of bounds are refused as they are read. */
     public static Intake build(StreamsBuilder builder, Topics topics, InputLimits limits) {
         return new Intake(
-                keyedBy(builder.stream(topics.agentResults.name(), bounded(topics.agentResults, limits)),
+                keyedBy(accepted(builder, topics.agentResults, limits, InputBounds::check, Topics.AGENT_RESULTS),
                         AgentResult::getTaskId, topics.agentResults, Topics.AGENT_RESULTS),
-                keyedBy(builder.stream(topics.nodeFinished.name(), bounded(topics.nodeFinished, limits)),
+                keyedBy(accepted(builder, topics.nodeFinished, limits, InputBounds::check, Topics.NODE_FINISHED),
                         NodeFinished::getJobId, topics.nodeFinished, Topics.NODE_FINISHED),
-                builder.stream(topics.continuationEvents.name(), bounded(topics.continuationEvents, limits)));
+                accepted(builder, topics.continuationEvents, limits, InputBounds::check, Topics.CONTINUATION_EVENTS));
     }
 
-    private static <V> Consumed<String, V> bounded(Topics.Topic<String, V> topic, InputLimits limits) {
-        return Consumed.with(topic.keySerde(), Serdes.serdeFrom(topic.valueSerde().serializer(),
-                new BoundedDeserializer<>(topic.valueSerde().deserializer(), limits.maxRecordBytes())));
+    /** The topic's records within bounds, their headers as the pipeline carries them on. */
+    private static <V> KStream<String, V> accepted(StreamsBuilder builder, Topics.Topic<String, V> topic, InputLimits limits,
+                                                   Consumer<V> bounds, String name) {
+        Consumed<String, V> consumed = Consumed.with(
+                Serdes.serdeFrom(topic.keySerde().serializer(), BoundedDeserializer.keys(topic.keySerde().deserializer())),
+                Serdes.serdeFrom(topic.valueSerde().serializer(),
+                        BoundedDeserializer.values(topic.valueSerde().deserializer(), limits, bounds)));
+        return builder.stream(topic.name(), consumed).processValues(AcceptInput::new, Named.as(name + "-accept"));
     }
 
     /** The stream with every record keyed by {@code keyOf} of its value, re-keying through a repartition topic where not. */

@@ -28,7 +28,11 @@ public final class OutputHeaders {
         return headers;
     }
 
-    /** Adds the origin headers for {@code source}, unless the record already has them (it came through ingestion). */
+    /**
+     * Adds the origin headers for {@code source}, unless the record already has them: every input record has them from
+     * where the pipeline read it ({@link InputHeaders}), so this names {@code source} only for records of a stage run
+     * alone.
+     */
     public static Headers origin(Headers headers, RecordMetadata source) {
         if (source != null && headers.lastHeader(HeaderNames.ORIGIN_TOPIC) == null) {
             put(headers, HeaderNames.ORIGIN_TOPIC, source.topic());

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.avro.Schema;
 import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificRecord;
@@ -72,8 +73,14 @@ public final class Topics {
     public final Topic<byte[], byte[]> continuationEventsJson;
     public final Topic<byte[], byte[]> rejectedInput;
     public final Topic<String, ClassifiedOutcome> outcomesClassified;
-    /** One delay topic per retry tier, by tier name, in tier order. */
+    /** One delay topic per retry tier, by tier name, in tier order: where retries are written today. */
     public final Map<String, Topic<String, RetryRequest>> retryDelay;
+    /**
+     * Every delay topic of the prefix, whichever tiers made it ({@code <prefix>retry-delay-<tier>}, a tier name being
+     * letters and digits): what the scheduler reads, so a retry written to a tier that a later setting retired is
+     * still forwarded.
+     */
+    public final Pattern retryDelayFamily;
     public final Topic<String, RetryRequest> retryReady;
     public final Topic<String, ClassifiedOutcome> deadLetter;
     public final Topic<String, ClassifiedOutcome> compensations;
@@ -109,6 +116,7 @@ public final class Topics {
             delays.put(tier, avro(prefix + RETRY_DELAY_PREFIX + tier, RetryRequest.class, serdeConfig));
         }
         retryDelay = Collections.unmodifiableMap(delays);
+        retryDelayFamily = Pattern.compile(Pattern.quote(prefix + RETRY_DELAY_PREFIX) + "[A-Za-z0-9]+");
         retryReady = avro(prefix + RETRY_READY, RetryRequest.class, serdeConfig);
         deadLetter = avro(prefix + DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
         compensations = avro(prefix + COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);

@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TaskAttempts;
+import io.agentoutcomes.topology.InputBounds;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.AttemptCount;
 import io.agentoutcomes.topology.classify.Decisions;
@@ -104,11 +105,13 @@ public final class ExplainCommand implements Callable<Integer> {
         AttemptCount count;
         if (nodeFinished) {
             NodeFinished event = NodeFinishedNormalizer.normalize(envelope, context);
+            InputBounds.check(event);
             explanation.set("canonical", AvroJson.toJson(event));
             outcome = Decisions.classify(event, before, policy, now, new Random());
             count = AttemptCount.of(before, event.getAttempt(), null);
         } else {
             AgentResult result = AgentResultNormalizer.normalize(envelope, context);
+            InputBounds.check(result);
             explanation.set("canonical", AvroJson.toJson(result));
             outcome = Decisions.classify(result, before, policy, now, new Random());
             count = AttemptCount.of(before, result.getAttempt(),

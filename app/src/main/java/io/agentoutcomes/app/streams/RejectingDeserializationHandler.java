@@ -30,6 +30,6 @@ public final class RejectingDeserializationHandler extends LogAndContinueExcepti
             return Response.fail();
         }
         Response response = super.handleError(context, record, exception);
-        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords(), maxValueBytes));
+        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords(), maxValueBytes, exception));
     }
 }

@@ -53,6 +53,6 @@ public final class RejectingProductionHandler extends DefaultProductionException
 
     private java.util.List<ProducerRecord<byte[], byte[]>> rejected(ErrorHandlerContext context, Exception exception) {
         return ScrubbedRejections.of(ExceptionHandlerUtils.maybeBuildDeadLetterQueueRecords(rejectedTopic,
-                context.sourceRawKey(), context.sourceRawValue(), context, exception), maxValueBytes);
+                context.sourceRawKey(), context.sourceRawValue(), context, exception), maxValueBytes, exception);
     }
 }

@@ -9,9 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
-import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BoundedBinaryDecoder;
 import org.apache.avro.io.DatumReader;
-import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
@@ -23,8 +22,11 @@ import org.apache.kafka.common.serialization.Deserializer;
 public class AvroDeserializer<T> implements Deserializer<T> {
     private final Schema readerSchema;
     private final Map<Integer, DatumReader<Object>> readers = new ConcurrentHashMap<>();
-    /** A decoder per thread, re-pointed at each record instead of made anew. */
-    private static final ThreadLocal<BinaryDecoder> DECODERS = new ThreadLocal<>();
+    /**
+     * A decoder per thread, re-pointed at each record instead of made anew; it refuses lengths and counts the record's
+     * bytes cannot hold, so a few hostile bytes cannot ask for gigabytes.
+     */
+    private static final ThreadLocal<BoundedBinaryDecoder> DECODERS = ThreadLocal.withInitial(BoundedBinaryDecoder::new);
     private SchemaRegistryClient client;
     private boolean specific;
 
@@ -65,10 +67,7 @@ public class AvroDeserializer<T> implements Deserializer<T> {
         int id = WireFormat.readHeader(buffer, topic);
         DatumReader<Object> reader = readers.computeIfAbsent(id, writerId -> readerFor(writerId, topic));
         try {
-            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, buffer.position(), buffer.remaining(),
-                    DECODERS.get());
-            DECODERS.set(decoder);
-            return (T) reader.read(null, decoder);
+            return (T) reader.read(null, DECODERS.get().reset(bytes, buffer.position(), buffer.remaining()));
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("Could not decode the Avro record from topic '" + topic
                     + "' written with schema id " + id + ": " + e, e);

@@ -116,12 +116,12 @@ public final class LivePartial {
             return this;
         }
         TokenNormalizer.Tokens tokens = TokenNormalizer.normalize(execution.getUsage(), execution.getProvider());
-        inputTokens += tokens.input();
-        outputTokens += tokens.output();
-        cacheReadTokens += tokens.cacheRead();
-        cacheWriteTokens += tokens.cacheWrite();
-        totalTokens += tokens.total();
-        apiCalls += tokens.apiCalls();
+        inputTokens = plus(inputTokens, tokens.input());
+        outputTokens = plus(outputTokens, tokens.output());
+        cacheReadTokens = plus(cacheReadTokens, tokens.cacheRead());
+        cacheWriteTokens = plus(cacheWriteTokens, tokens.cacheWrite());
+        totalTokens = plus(totalTokens, tokens.total());
+        apiCalls = plus(apiCalls, tokens.apiCalls());
         Cost cost = execution.getCost();
         if (cost != null) {
             costTotal.add(cost.getTotal());
@@ -131,7 +131,7 @@ public final class LivePartial {
             costCacheWrite.add(cost.getCacheWrite());
         }
         if (execution.getDurationMs() != null) {
-            durationSumMs += DurationSketch.record(sketch, execution.getDurationMs());
+            durationSumMs = plus(durationSumMs, DurationSketch.record(sketch, execution.getDurationMs()));
             durationCount++;
         }
         return this;
@@ -213,6 +213,15 @@ public final class LivePartial {
             tenth++;
         }
         return Math.max(0, Math.min(9, tenth));
+    }
+
+    /**
+     * A sum of counts (never negative: the input's bounds), saturating: past {@link Long#MAX_VALUE} it stays there
+     * instead of wrapping to a negative number (docs/analytics.md).
+     */
+    static long plus(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
     private static boolean isFailure(ResultType type) {

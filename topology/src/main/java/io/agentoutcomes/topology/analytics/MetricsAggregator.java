@@ -93,7 +93,7 @@ public final class MetricsAggregator {
         sketch.add(DurationSketch.decode(b.getDurationSketch()));
         next.setDurationSketch(DurationSketch.encode(sketch));
         next.setDurationCount(a.getDurationCount() + b.getDurationCount());
-        next.setDurationSumMs(a.getDurationSumMs() + b.getDurationSumMs());
+        next.setDurationSumMs(LivePartial.plus(a.getDurationSumMs(), b.getDurationSumMs()));
         if (percentiles) {
             setPercentiles(next, sketch);
         }
@@ -116,12 +116,12 @@ public final class MetricsAggregator {
     }
 
     private static void addTokens(AgentMetrics next, TokenNormalizer.Tokens tokens) {
-        next.setInputTokens(next.getInputTokens() + tokens.input());
-        next.setOutputTokens(next.getOutputTokens() + tokens.output());
-        next.setCacheReadTokens(next.getCacheReadTokens() + tokens.cacheRead());
-        next.setCacheWriteTokens(next.getCacheWriteTokens() + tokens.cacheWrite());
-        next.setTotalTokens(next.getTotalTokens() + tokens.total());
-        next.setApiCalls(next.getApiCalls() + tokens.apiCalls());
+        next.setInputTokens(LivePartial.plus(next.getInputTokens(), tokens.input()));
+        next.setOutputTokens(LivePartial.plus(next.getOutputTokens(), tokens.output()));
+        next.setCacheReadTokens(LivePartial.plus(next.getCacheReadTokens(), tokens.cacheRead()));
+        next.setCacheWriteTokens(LivePartial.plus(next.getCacheWriteTokens(), tokens.cacheWrite()));
+        next.setTotalTokens(LivePartial.plus(next.getTotalTokens(), tokens.total()));
+        next.setApiCalls(LivePartial.plus(next.getApiCalls(), tokens.apiCalls()));
     }
 
 

@@ -33,12 +33,13 @@ public final class TokenNormalizer {
         long output = value(usage.getOutputTokens());
         long cacheRead = value(usage.getCacheReadTokens());
         long cacheWrite = value(usage.getCacheWriteTokens());
-        if (includesCache(provider, input, cacheRead + cacheWrite)) {
-            input = Math.max(0, input - cacheRead - cacheWrite);
+        long cached = LivePartial.plus(cacheRead, cacheWrite);
+        if (includesCache(provider, input, cached)) {
+            input = Math.max(0, input - cached);
         }
         boolean partsKnown = usage.getInputTokens() != null || usage.getOutputTokens() != null
                 || usage.getCacheReadTokens() != null || usage.getCacheWriteTokens() != null;
-        long total = partsKnown ? input + cacheRead + cacheWrite + output : value(usage.getTotalTokens());
+        long total = partsKnown ? LivePartial.plus(LivePartial.plus(input, cached), output) : value(usage.getTotalTokens());
         return new Tokens(input, output, cacheRead, cacheWrite, total, value(usage.getApiCalls()));
     }
 

@@ -5,7 +5,6 @@ import io.agentoutcomes.topology.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -15,7 +14,9 @@ import org.apache.kafka.streams.state.Stores;
 
 /**
  * Holds retries from the {@code retry-delay-<tier>} topics in a persistent store ordered by due time, and forwards
- * each to {@code retry-ready} when due: never before its due time (by the wall clock), and as soon after as the
+ * each to {@code retry-ready} when due. It reads every delay topic of the prefix by pattern
+ * ({@link Topics#retryDelayFamily}), those of tiers the settings no longer make included, so no retry waits on a topic
+ * nobody reads after the tiers change. Forwarded never before its due time (by the wall clock), and as soon after as the
  * check interval allows. The store is changelogged, so pending retries survive restarts and rebalances; with
  * exactly-once, a retry's removal from the store and its forwarding commit together, so it is forwarded once.
  * <p>
@@ -36,8 +37,10 @@ public final class RetrySchedulerTopology {
     public static void build(StreamsBuilder builder, Topics topics, Duration checkInterval, int maxPerCheck) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.Bytes(),
                 Serdes.ByteArray()));
-        List<String> delayTopics = topics.retryDelay.values().stream().map(Topics.Topic::name).toList();
-        builder.stream(delayTopics, Consumed.with(Serdes.String(), topics.retryReady.valueSerde()).withName("read-retry-delays"))
+        // Every delay topic of the prefix, not only today's tiers: the tiers follow the backoff settings, and a retry
+        // written to a tier that a restart with other settings retired must still come out.
+        builder.stream(topics.retryDelayFamily, Consumed.with(Serdes.String(), topics.retryReady.valueSerde())
+                        .withName("read-retry-delays"))
                 .process(() -> new RetryScheduler(checkInterval, maxPerCheck), Named.as("schedule-retries"), PENDING_STORE)
                 .to(topics.retryReady.name(), topics.retryReady.produced().withName("write-retry-ready"));
     }

@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.topology.InputBounds;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KeyValue;
@@ -52,19 +54,19 @@ public final class IngestTopology {
     /** As above; a JSON value longer than the limit is rejected ({@code too-large}) without its value. */
     public static void build(StreamsBuilder builder, Topics topics, InputLimits limits) {
         ingest(builder, topics.agentResultsJson, topics.agentResults, topics.rejectedInput,
-                AgentResultNormalizer::normalize, AgentResult::getTaskId, limits);
+                AgentResultNormalizer::normalize, AgentResult::getTaskId, InputBounds::check, limits);
         ingest(builder, topics.nodeFinishedJson, topics.nodeFinished, topics.rejectedInput,
-                NodeFinishedNormalizer::normalize, NodeFinished::getJobId, limits);
+                NodeFinishedNormalizer::normalize, NodeFinished::getJobId, InputBounds::check, limits);
         ingest(builder, topics.continuationEventsJson, topics.continuationEvents, topics.rejectedInput,
-                ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId, limits);
+                ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId, InputBounds::check, limits);
     }
 
     private static <V> void ingest(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, V> to,
                                    Topics.Topic<byte[], byte[]> rejected, Normalizer<V> normalizer, Function<V, String> keyOf,
-                                   InputLimits limits) {
+                                   Consumer<V> bounds, InputLimits limits) {
         KStream<byte[], Ingested<V>> ingested = builder
                 .stream(from.name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("read-" + from.name()))
-                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, limits.maxRecordBytes()), Named.as("normalize-" + from.name()));
+                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, bounds, limits.maxRecordBytes()), Named.as("normalize-" + from.name()));
         Map<String, KStream<byte[], Ingested<V>>> branches = ingested.split(Named.as("ingest-" + from.name() + "-"))
                 .branch((key, value) -> value instanceof Ingested.Normalized<V>, Branched.as("normalized"))
                 .defaultBranch(Branched.as("rejected"));

@@ -1,13 +1,15 @@
 package io.agentoutcomes.topology.ingest;
 
+import io.agentoutcomes.topology.BoundedDeserializer;
+import io.agentoutcomes.topology.InputHeaders;
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.ingest.IngestTopology.Ingested;
 import io.agentoutcomes.topology.ingest.IngestTopology.Normalizer;
-import io.agentoutcomes.topology.InputLimits;
-import io.agentoutcomes.topology.OutputHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.metrics.Sensor;
@@ -16,17 +18,25 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
-/** Normalizes each record, or marks it rejected with the reason in its headers. */
+/**
+ * Normalizes each record, or marks it rejected with the reason in its headers. Bounded before parsing (value, key,
+ * headers) and after ({@code bounds}: the canonical record within {@link io.agentoutcomes.topology.InputBounds}, as
+ * Avro input is); a canonical record goes on with its headers scrubbed of credentials and stamped with where it was
+ * read ({@link InputHeaders}).
+ */
 final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], Ingested<V>> {
     private final Normalizer<V> normalizer;
     private final Function<V, String> keyOf;
+    private final Consumer<V> bounds;
     private final int maxBytes;
+    private final InputHeaders accepted = new InputHeaders();
     private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
     private ProcessorContext<byte[], Ingested<V>> context;
 
-    NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, int maxBytes) {
+    NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, Consumer<V> bounds, int maxBytes) {
         this.normalizer = normalizer;
         this.keyOf = keyOf;
+        this.bounds = bounds;
         this.maxBytes = maxBytes;
     }
 
@@ -38,9 +48,7 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], I
     @Override
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata metadata = context.recordMetadata().orElseThrow();
-        RecordContext source = new RecordContext(
-                record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8), record.headers(),
-                metadata.topic(), metadata.partition(), metadata.offset(), Instant.ofEpochMilli(record.timestamp()));
+        byte[] key = record.key();
         try {
             if (record.value() == null) {
                 throw new InvalidInputException(InvalidInputException.Kind.UNPARSEABLE_JSON, "empty record (null value)");
@@ -49,19 +57,40 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], I
                 throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a value of "
                         + record.value().length + " bytes is longer than " + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
             }
+            if (key != null && key.length > InputLimits.MAX_KEY_BYTES) {
+                throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a key of " + key.length
+                        + " bytes is longer than " + InputLimits.MAX_KEY_BYTES);
+            }
+            checkHeaders(record.headers(), "");
+            RecordContext source = new RecordContext(key == null ? null : new String(key, StandardCharsets.UTF_8),
+                    record.headers(), metadata.topic(), metadata.partition(), metadata.offset(),
+                    Instant.ofEpochMilli(record.timestamp()));
             JsonInput input = CloudEvents.read(record.value(), source);
             V canonical = normalizer.normalize(input.root(), input.context());
+            bounds.accept(canonical);
             CloudEvent event = input.context().cloudEvent();
-            context.forward(new Record<>(record.key(), new Ingested.Normalized<>(keyOf.apply(canonical), canonical),
-                    record.timestamp(), OutputHeaders.origin(event == null ? record.headers()
-                            : CloudEvents.canonicalHeaders(record.headers(), event), metadata)));
+            Headers headers = accepted.accept(event == null ? record.headers()
+                    : CloudEvents.canonicalHeaders(record.headers(), event), metadata);
+            checkHeaders(headers, " (with the CloudEvent's attributes)");
+            context.forward(new Record<>(key, new Ingested.Normalized<>(keyOf.apply(canonical), canonical),
+                    record.timestamp(), headers));
         } catch (InvalidInputException e) {
             rejectionSensor(e.kind(), metadata.topic()).record();
             Headers headers = RejectedInput.copyHeaders(record.headers());
-            byte[] value = e.kind() == InvalidInputException.Kind.TOO_LARGE
+            byte[] value = e.kind() == InvalidInputException.Kind.TOO_LARGE && record.value() != null
+                    && record.value().length > maxBytes
                     ? RejectedInput.dropValue(record.value(), headers) : RejectedInput.scrubValue(record.value(), headers);
             RejectedInput.describe(headers, e, e.kind().label(), metadata);
-            context.forward(new Record<>(record.key(), new Ingested.Rejected<>(value), record.timestamp(), headers));
+            context.forward(new Record<>(RejectedInput.boundedKey(key, headers), new Ingested.Rejected<>(value),
+                    record.timestamp(), headers));
+        }
+    }
+
+    private static void checkHeaders(Headers headers, String which) {
+        int bytes = BoundedDeserializer.headerBytes(headers);
+        if (bytes > InputLimits.MAX_HEADER_BYTES) {
+            throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "headers of " + bytes + " bytes" + which
+                    + " are more than " + InputLimits.MAX_HEADER_BYTES);
         }
     }
 

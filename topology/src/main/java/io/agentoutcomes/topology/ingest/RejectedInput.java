@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.agentoutcomes.topology.InputLimits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -29,17 +30,62 @@ public final class RejectedInput {
     public static final String REDACTED = "rejected.redacted";
     /** The length of a value not kept (too large, or holding credentials that cannot be cut out of binary). */
     public static final String VALUE_DROPPED_BYTES = "rejected.value.dropped.bytes";
+    /** The length of a key not kept (longer than {@value InputLimits#MAX_KEY_BYTES} bytes). */
+    public static final String KEY_DROPPED_BYTES = "rejected.key.dropped.bytes";
+    /** How many of the record's headers were not kept (past {@value #MAX_KEPT_HEADER_BYTES} bytes in all, or a name too long). */
+    public static final String HEADERS_DROPPED = "rejected.headers.dropped";
     /** Longer header values are cut there, ending with a note of their full length. */
     public static final int MAX_HEADER_BYTES = 1024;
+    /** The record's own headers kept, names and values, in all; the pipeline's ({@code __streams.errors.*}, {@code rejected.*}) come on top. */
+    public static final int MAX_KEPT_HEADER_BYTES = 16 * 1024;
 
     private RejectedInput() {
     }
 
-    /** The record's headers as rejected-input gets them: credentials replaced, long values cut. */
+    /**
+     * The record's headers as rejected-input gets them: credentials replaced, long values cut, and no more than
+     * {@value #MAX_KEPT_HEADER_BYTES} bytes of them (a header named with more than {@value #MAX_HEADER_BYTES}
+     * characters is not kept; {@value #HEADERS_DROPPED} counts those left out). A header named as the pipeline names
+     * its own ({@code __streams.errors.*}, {@code rejected.*}) is the producer's here, and not kept.
+     */
     public static Headers copyHeaders(Headers input) {
+        return copyHeaders(input, false);
+    }
+
+    /**
+     * As {@link #copyHeaders(Headers)}, for a record Kafka Streams' handlers built: it appended the pipeline's own
+     * headers ({@code __streams.errors.*}) after the input's, so the last of each such name is kept whatever the
+     * budget; an earlier one is the producer's, and is not kept (nor is any {@code rejected.*}: the pipeline adds those
+     * after copying).
+     */
+    public static Headers copyHandlerHeaders(Headers handlerRecord) {
+        return copyHeaders(handlerRecord, true);
+    }
+
+    private static Headers copyHeaders(Headers input, boolean pipelineHeadersLast) {
+        Header[] all = input.toArray();
+        java.util.Map<String, Integer> lastOwn = new java.util.HashMap<>();
+        for (int i = 0; pipelineHeadersLast && i < all.length; i++) {
+            if (all[i].key().startsWith("__streams.errors.")) {
+                lastOwn.put(all[i].key(), i);
+            }
+        }
         Headers copy = new RecordHeaders();
         boolean redacted = false;
-        for (Header header : input) {
+        int kept = 0;
+        int dropped = 0;
+        for (int i = 0; i < all.length; i++) {
+            Header header = all[i];
+            boolean own = lastOwn.getOrDefault(header.key(), -1) == i;
+            int size = header.key().length() + Math.min(header.value() == null ? 0 : header.value().length, MAX_HEADER_BYTES + 64);
+            if (!own && (isPipelines(header.key()) || header.key().length() > MAX_HEADER_BYTES
+                    || kept + size > MAX_KEPT_HEADER_BYTES)) {
+                dropped++;
+                continue;
+            }
+            if (!own) {
+                kept += size;
+            }
             byte[] value = header.value();
             if (value != null) {
                 String text = new String(value, StandardCharsets.UTF_8);
@@ -56,7 +102,23 @@ public final class RejectedInput {
         if (redacted) {
             add(copy, REDACTED, "true");
         }
+        if (dropped > 0) {
+            add(copy, HEADERS_DROPPED, String.valueOf(dropped));
+        }
         return copy;
+    }
+
+    private static boolean isPipelines(String name) {
+        return name.startsWith("__streams.errors.") || name.startsWith("rejected.");
+    }
+
+    /** The key as rejected-input gets it: none, its length in {@value #KEY_DROPPED_BYTES}, when longer than the key limit. */
+    public static byte[] boundedKey(byte[] key, Headers headers) {
+        if (key == null || key.length <= InputLimits.MAX_KEY_BYTES) {
+            return key;
+        }
+        add(headers, KEY_DROPPED_BYTES, String.valueOf(key.length));
+        return null;
     }
 
     /**

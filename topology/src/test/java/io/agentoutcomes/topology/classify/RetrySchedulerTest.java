@@ -106,4 +106,33 @@ class RetrySchedulerTest {
         scheduler.advance(Duration.ofSeconds(1));
         assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).containsExactly("late");
     }
+
+    @Test
+    void aRetryOnTheDelayTopicOfATierTheSettingsNoLongerMakeIsForwardedWhenDue() {
+        start(RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
+        // demo's backoff cap (8 s) makes a tier 8s; the default settings of this driver do not.
+        assertThat(scheduler.topics.retryDelay).doesNotContainKey("8s");
+        TestInputTopic<String, RetryRequest> retired = scheduler.input("retry-delay-8s", scheduler.topics.retryReady);
+        TestInputTopic<String, RetryRequest> custom = scheduler.input("retry-delay-90m", scheduler.topics.retryReady);
+        retired.pipeInput("task-8s", retry("8s", T0.plusSeconds(8)), T0);
+        custom.pipeInput("task-90m", retry("90m", T0.plusSeconds(9)), T0);
+
+        scheduler.advance(Duration.ofSeconds(7));
+        assertThat(ready.isEmpty()).as("not before its due time").isTrue();
+        scheduler.advance(Duration.ofSeconds(3));
+
+        assertThat(ready.readValuesToList()).extracting(RetryRequest::getResultId).containsExactly("8s", "90m");
+    }
+
+    @Test
+    void theSchedulerReadsEveryDelayTopicOfItsPrefixAndNoOtherTopic() {
+        java.util.regex.Pattern family = new io.agentoutcomes.topology.Topics("prod.",
+                java.util.Map.of("schema.registry.url", "mock://family")).retryDelayFamily;
+
+        assertThat(List.of("prod.retry-delay-1s", "prod.retry-delay-8s", "prod.retry-delay-500ms", "prod.retry-delay-1h",
+                "prod.retry-delay-long")).allMatch(topic -> family.matcher(topic).matches());
+        assertThat(List.of("retry-delay-8s", "other.retry-delay-8s", "prod.retry-delay-", "prod.retry-ready",
+                "prod.retry-delay-8s-changelog", "prodXretry-delay-8s", "prod.app-retry-pending-changelog"))
+                .noneMatch(topic -> family.matcher(topic).matches());
+    }
 }

@@ -1,0 +1,118 @@
+package io.agentoutcomes.topology;
+
+import io.agentoutcomes.avro.HeaderNames;
+import io.agentoutcomes.topology.ingest.CredentialScrubber;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+
+/**
+ * The headers an accepted input record carries on to everything the pipeline writes for it. The producer's own, with
+ * credentials replaced as rejected records get them: the value of a header named like a credential
+ * ({@code Authorization}, {@code X-Api-Key}, {@code Cookie}, ...) becomes {@value CredentialScrubber#REDACTED}, and
+ * credential-like text in other values is replaced ({@link CredentialScrubber}). And the provenance headers
+ * {@code origin-topic}, {@code -partition}, {@code -offset}, which the pipeline stamps itself with where it read the
+ * record: a producer's own {@code origin-*} headers are dropped, never passed on.
+ * <p>
+ * Per record this is a look-up per header name (names are remembered) and, only for a value holding a character a
+ * credential needs ({@code :}, {@code =}, a space) or a token's prefix, the scrubber's patterns. Headers are copied only
+ * when a credential is found. One instance per processor; not thread-safe.
+ */
+public final class InputHeaders {
+    private static final int NAMES_REMEMBERED = 512;
+    private static final byte[] REDACTED = CredentialScrubber.REDACTED.getBytes(StandardCharsets.UTF_8);
+    private final Map<String, Boolean> credentialNames = new HashMap<>();
+
+    /**
+     * {@code headers} scrubbed of credentials and stamped with {@code source} (the record's own position): the same
+     * instance, changed in place, unless a credential had to be replaced (then a copy).
+     */
+    public Headers accept(Headers headers, RecordMetadata source) {
+        Headers accepted = headers == null ? new RecordHeaders() : scrubbed(headers);
+        accepted.remove(HeaderNames.ORIGIN_TOPIC);
+        accepted.remove(HeaderNames.ORIGIN_PARTITION);
+        accepted.remove(HeaderNames.ORIGIN_OFFSET);
+        if (source != null) {
+            accepted.add(HeaderNames.ORIGIN_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
+            accepted.add(HeaderNames.ORIGIN_PARTITION, Integer.toString(source.partition()).getBytes(StandardCharsets.UTF_8));
+            accepted.add(HeaderNames.ORIGIN_OFFSET, Long.toString(source.offset()).getBytes(StandardCharsets.UTF_8));
+        }
+        return accepted;
+    }
+
+    private Headers scrubbed(Headers headers) {
+        Header[] all = null;
+        for (Header header : headers) {
+            if (replacement(header) != null) {
+                all = headers.toArray();
+                break;
+            }
+        }
+        if (all == null) {
+            return headers;
+        }
+        RecordHeaders copy = new RecordHeaders();
+        for (Header header : all) {
+            byte[] replaced = replacement(header);
+            copy.add(header.key(), replaced != null ? replaced : header.value());
+        }
+        return copy;
+    }
+
+    /** The value a header gets instead of its own, or null when its own holds no credential. */
+    private byte[] replacement(Header header) {
+        byte[] value = header.value();
+        if (value == null) {
+            return null;
+        }
+        if (isCredentialName(header.key())) {
+            return java.util.Arrays.equals(value, REDACTED) ? null : REDACTED;
+        }
+        if (!mayHoldCredential(value)) {
+            return null;
+        }
+        String text = new String(value, StandardCharsets.UTF_8);
+        String scrubbed = CredentialScrubber.scrub(text);
+        return scrubbed.equals(text) ? null : scrubbed.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private boolean isCredentialName(String name) {
+        Boolean known = credentialNames.get(name);
+        if (known == null) {
+            if (credentialNames.size() >= NAMES_REMEMBERED) {
+                credentialNames.clear();
+            }
+            known = CredentialScrubber.isCredentialName(name);
+            credentialNames.put(name, known);
+        }
+        return known;
+    }
+
+    /**
+     * Whether the scrubber could find anything: a {@code name: value} or {@code name=value} pair, an auth scheme and its
+     * token, or the prefix of a token it recognises alone ({@code sk-}, {@code eyJ}, {@code AKIA}, {@code ASIA},
+     * {@code gh?_}, {@code xox}, {@code AIza}). A W3C {@code traceparent} has none of these.
+     */
+    static boolean mayHoldCredential(byte[] value) {
+        for (int i = 0; i < value.length; i++) {
+            byte b = value[i];
+            if (b == ':' || b == '=' || b == ' ' || b == '\t') {
+                return true;
+            }
+            if (i + 2 < value.length) {
+                byte c = value[i + 1];
+                byte d = value[i + 2];
+                if (b == 's' && c == 'k' && d == '-' || b == 'e' && c == 'y' && d == 'J' || b == 'x' && c == 'o' && d == 'x'
+                        || b == 'g' && c == 'h' && i + 3 < value.length && value[i + 3] == '_'
+                        || (b == 'A' && (c == 'K' || c == 'S' || c == 'I') && (d == 'I' || d == 'z'))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
