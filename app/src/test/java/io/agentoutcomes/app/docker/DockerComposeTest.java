@@ -221,4 +221,14 @@ class DockerComposeTest {
         assertThat(image.last("USER")).isEqualTo("10001:10001");
         assertThat(image.env()).containsEntry("AGENT_OUTCOMES_HTTP_HOST", "0.0.0.0").containsEntry("OTEL_JAVAAGENT_ENABLED", "false");
     }
+
+    @Test
+    void theOperationsPageDescribesTheDashboardGrafanaIsGiven() throws Exception {
+        JsonNode panels = DockerFiles.json("grafana/dashboards/agent-outcomes.json").get("panels");
+        String operations = Files.readString(Path.of("..", "docs", "operations.md")).replaceAll("\\s+", " ");
+
+        assertThat(panels.size()).isPositive();
+        assertThat(operations).doesNotContain("placeholder").contains("has " + panels.size() + " panels");
+        panels.forEach(panel -> assertThat(operations).contains(panel.get("title").asText()));
+    }
 }
