@@ -33,7 +33,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The timeline page of a job with a success, a retryable failure and a permanent failure, in headless Chromium
- * (Debian's chromium and chromium-driver, which .ci/run installs): steps, colours, legend; a screenshot goes to
+ * (Debian's chromium and chromium-driver, which ./test.sh installs): steps, colours, legend; a screenshot goes to
  * target/screenshots/.
  */
 class TimelineBrowserTest {
