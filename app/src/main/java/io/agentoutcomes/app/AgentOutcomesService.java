@@ -5,6 +5,7 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.http.StreamsMetricsBinding;
+import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.StoreTopics;
@@ -17,6 +18,7 @@ import io.agentoutcomes.app.streams.RejectingProcessingHandler;
 import io.agentoutcomes.app.streams.RejectingProductionHandler;
 import io.agentoutcomes.app.streams.StreamThreadFailureHandler;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
+import io.agentoutcomes.avro.registry.SchemaRegistryUnavailableException;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
@@ -39,8 +41,13 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
@@ -59,6 +66,8 @@ public final class AgentOutcomesService implements AutoCloseable {
     public static final String SCHEMAS_TOPIC = "_schemas";
 
     private static final Logger LOG = LoggerFactory.getLogger(AgentOutcomesService.class);
+    /** How often the start tries again what it waits for (Kafka, the schema registry). */
+    private static final Duration RETRY_EVERY = Duration.ofSeconds(2);
     /** How long a clean stop waits for the stream threads' last commit and for leaving the group. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** The service's {@code num.stream.threads} unless set (Kafka Streams' own default is 1). */
@@ -103,16 +112,23 @@ public final class AgentOutcomesService implements AutoCloseable {
             LOG.warn("http.tls.enabled=false: HTTP on {} is plain text; credentials and data cross the network readable "
                     + "unless a proxy in front terminates TLS", config.httpHost());
         }
+        // The HTTP server listens first: /health/live answers from the start (live, not ready) while the service waits
+        // for Kafka and its registry, and its address is this instance's application.server, for interactive queries.
+        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
+        resources.push(http);
         if (config.embeddedKafka()) {
+            http.starting("starting the embedded Kafka broker");
             EmbeddedKafkaBroker broker = EmbeddedKafkaBroker.start(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
             resources.push(broker);
             bootstrapServers = broker.bootstrapServers();
         } else {
             bootstrapServers = config.bootstrapServers().orElseThrow();
+            awaitKafka();
         }
         Map<String, Object> clientConfig = clientConfig();
 
         if (config.embeddedRegistry()) {
+            http.starting("starting the embedded schema registry");
             TopicProvisioner.ensure(clientConfig,
                     List.of(new TopicProvisioner.TopicSpec(SCHEMAS_TOPIC, 1, Topics.Cleanup.COMPACT)),
                     config.replicationFactor());
@@ -130,12 +146,17 @@ public final class AgentOutcomesService implements AutoCloseable {
         Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
         serdeConfig.putAll(registryClientSettings());
         Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers());
+        http.starting("creating topics");
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
-        registerSchemas(topics, AvroSerdeConfig.from(serdeConfig));
+        AvroSerdeConfig avroSerdeConfig = AvroSerdeConfig.from(serdeConfig);
+        StartupWait.until(config.embeddedRegistry() ? "the embedded schema registry at " + registryUrl
+                        : "the schema registry at " + avroSerdeConfig.newClient().describe() + " (schema.registry.url)",
+                () -> {
+                    registerSchemas(topics, avroSerdeConfig);
+                    return null;
+                }, e -> e instanceof SchemaRegistryUnavailableException, http::starting, RETRY_EVERY);
 
-        // The HTTP server listens first: its address is this instance's application.server, for interactive queries.
-        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
-        resources.push(http);
+        http.starting("starting Kafka Streams");
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
@@ -176,6 +197,32 @@ public final class AgentOutcomesService implements AutoCloseable {
         http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores,
                 StoreTopics.of(topology.describe(), config.applicationId()));
         streams.start();
+    }
+
+    /**
+     * Waits until Kafka answers: first until a bootstrap server accepts a connection (no Kafka client runs before, so
+     * the log is not a stream of the client's connection warnings), then until the cluster describes itself. An
+     * authentication or authorization failure is an answer: the start fails with it.
+     */
+    private void awaitKafka() throws IOException {
+        Map<String, Object> probe = new HashMap<>(clientConfig());
+        probe.put(AdminClientConfig.CLIENT_ID_CONFIG, config.applicationId() + "-startup");
+        probe.putIfAbsent(AdminClientConfig.RETRIES_CONFIG, 0);
+        StartupWait.until("Kafka at " + bootstrapServers + " (bootstrap.servers)", () -> {
+            BootstrapServers.awaitConnectable(bootstrapServers, Duration.ofSeconds(2));
+            try (Admin admin = Admin.create(probe)) {
+                return admin.describeCluster(new DescribeClusterOptions().timeoutMs(5_000)).nodes().get();
+            }
+        }, e -> !(rootCause(e) instanceof AuthenticationException || rootCause(e) instanceof AuthorizationException),
+                http::starting, RETRY_EVERY);
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable cause = e;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+            cause = cause.getCause();
+        }
+        return cause;
     }
 
     /**

@@ -62,6 +62,8 @@ final class DemoCommand implements Callable<Integer> {
         out.println("  Kafka bootstrap servers : " + service.bootstrapServers() + (config.embeddedKafka() ? " (embedded)" : ""));
         out.println("  Schema registry         : " + service.schemaRegistryUrl() + (config.embeddedRegistry() ? " (embedded)" : ""));
         out.println("  Dashboard               : " + service.httpUrl() + "/");
+        ServiceProcess.kafkaLogFile(config).ifPresent(file ->
+                out.println("  Kafka's log lines       : " + file.toAbsolutePath()));
         if (!capSet) {
             out.println("  Backoff capped at " + DEMO_BACKOFF_CAP_MS + " ms for the demo (run's default: 30000; "
                     + "-p backoff.cap.ms=... to change)");

@@ -32,6 +32,8 @@ final class RunCommand implements Callable<Integer> {
         if (config.embeddedKafka()) {
             out.println("  Data directory          : " + config.dataDir().toAbsolutePath());
         }
+        ServiceProcess.kafkaLogFile(config).ifPresent(file ->
+                out.println("  Kafka's log lines       : " + file.toAbsolutePath()));
         out.println("Stop with Ctrl-C (SIGTERM); everything closes cleanly.");
         out.flush();
         return process.awaitStop(spec.commandLine().getErr());

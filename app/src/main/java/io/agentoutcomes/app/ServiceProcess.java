@@ -4,6 +4,8 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.logging.Logging;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import org.slf4j.Logger;
@@ -33,8 +35,20 @@ final class ServiceProcess {
     }
 
     static ServiceProcess start(AppConfig config) throws IOException {
-        Logging.configure(config.logFormat(), config.secretValues());
+        Optional<Path> kafkaLog = kafkaLogFile(config);
+        Logging.configure(config.logFormat(), config.secretValues(), kafkaLog);
+        kafkaLog.ifPresent(file -> LOG.info("Kafka's own log lines (the embedded broker, the clients, Kafka Streams) go to {}",
+                file.toAbsolutePath()));
         return new ServiceProcess(AgentOutcomesService.start(config));
+    }
+
+    /**
+     * Where Kafka's own log lines go: with the embedded broker, a file under the data directory, so the terminal shows
+     * the service's lines, not the broker's start-up warnings and stack traces; with an external Kafka, standard error
+     * like the rest (a container's log).
+     */
+    static Optional<Path> kafkaLogFile(AppConfig config) {
+        return config.embeddedKafka() ? Optional.of(config.dataDir().resolve("logs").resolve("kafka.log")) : Optional.empty();
     }
 
     AgentOutcomesService service() {

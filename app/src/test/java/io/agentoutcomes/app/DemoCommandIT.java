@@ -56,6 +56,14 @@ class DemoCommandIT {
             assertThat(lines).anySatisfy(line -> assertThat(json.readTree(line).get("message").asText())
                     .startsWith("Starting with AppConfig["));
             assertThat(read(err) + read(out)).doesNotContain(SECRET).doesNotContain(TOKEN);
+            // the embedded broker's lines (and its clients', Kafka Streams') are in their file, not on the terminal
+            assertThat(lines).noneSatisfy(line -> assertThat(json.readTree(line).get("logger_name").asText())
+                    .matches("(org\\.apache\\.kafka|kafka|state\\.change\\.logger)(\\..*)?"));
+            Path kafkaLog = dir.resolve("data").resolve("logs").resolve("kafka.log");
+            assertThat(read(out)).contains("Kafka's log lines       : " + kafkaLog.toAbsolutePath());
+            assertThat(read(kafkaLog)).as("a first start's broker warns about its empty metadata log").isNotBlank();
+            assertThat(read(kafkaLog).lines().toList()).allSatisfy(line -> assertThat(json.readTree(line).isObject()).isTrue());
+            assertThat(read(kafkaLog)).doesNotContain(SECRET).doesNotContain(TOKEN);
             // with credentials required, the demo's fleet and its report's job query present the service's own
             if (written.has("timelineUrl")) {
                 assertThat(written.get("busiestJobState").get("jobId").asText()).isNotEmpty();

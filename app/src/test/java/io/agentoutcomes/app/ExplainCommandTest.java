@@ -62,6 +62,32 @@ class ExplainCommandTest {
     }
 
     @Test
+    void aStopBySettingNamesTheSettingAndBlamesNoLimitThatWasNotReached() throws Exception {
+        JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-rate-limit\"}}",
+                "--header", "agent-id=photo-analyzer", "--key", "task-9", "-p", "policy.code.llm-rate-limit=stop");
+
+        assertThat(answer.at("/classification/resultType").asText()).isEqualTo("PERMANENT_FAILURE");
+        assertThat(answer.at("/decision/handling").asText()).isEqualTo("STOP");
+        assertThat(answer.at("/decision/stopReason").asText()).isEqualTo("ERROR");
+        assertThat(answer.at("/decision/rule").asText()).isEqualTo("policy.code.llm-rate-limit=stop");
+        assertThat(answer.at("/decision/reason").asText())
+                .isEqualTo("Rate_limit error, not retried: policy.code.llm-rate-limit=stop");
+    }
+
+    @Test
+    void aRetryLimitStopNamesTheLimitsSettingUnderEitherName() throws Exception {
+        for (String limit : new String[] {"policy.max.retries=3", "policy.max.attempts=3"}) {
+            JsonNode answer = explain("{\"status\":\"error\",\"error\":\"llm-timeout\"}", "--header", "agent-id=a",
+                    "--key", "t", "--failures-before", "2", "-p", limit);
+
+            assertThat(answer.at("/decision/stopReason").asText()).isEqualTo("RETRY_LIMIT");
+            assertThat(answer.at("/decision/rule").asText()).isEqualTo("default policy, code llm-timeout, limit " + limit);
+            assertThat(answer.at("/decision/reason").asText()).isEqualTo("Timeout error after 3 consecutive failures (max: 3)");
+            assertThat(answer.at("/decision/maxRetries").asInt()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void seed000ExplainShowsTheConfidenceRuleThatDecided() throws Exception {
         JsonNode answer = explain("{\"status\":\"success\",\"data\":{\"breed\":\"Maine Coon\"},\"confidence\":0.65}",
                 "--header", "agent-id=photo-analyzer", "--key", "task-9", "-p", "policy.confidence.retry-below=0.8");

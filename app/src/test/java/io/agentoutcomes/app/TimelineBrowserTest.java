@@ -33,7 +33,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * The timeline page of a job with a success, a retryable failure and a permanent failure, in headless Chromium
- * (Debian's chromium and chromium-driver, which .ci/run installs): steps, colours, legend; a screenshot goes to
+ * (Debian's chromium and chromium-driver, which ./test.sh installs): steps, colours, legend; a screenshot goes to
  * target/screenshots/.
  */
 class TimelineBrowserTest {
@@ -60,7 +60,12 @@ class TimelineBrowserTest {
                 assertThat(segments).extracting(s -> s.getCssValue("background-color")).containsExactly(
                         "rgba(46, 125, 50, 1)", "rgba(249, 168, 37, 1)", "rgba(198, 40, 40, 1)");
                 assertThat(browser.findElements(By.cssSelector(".legend span"))).extracting(WebElement::getText)
-                        .containsExactly("ok", "retryable", "failed");
+                        .containsExactly("ok", "retryable", "compensatable", "failed");
+                // no finish times in these events: an axis of elapsed run time, the segments one after another
+                assertThat(browser.findElements(By.cssSelector("#time-axis .tick"))).extracting(WebElement::getText)
+                        .containsExactly("0 s", "0.9 s", "1.8 s", "2.6 s", "3.5 s");
+                assertThat(segments.get(1).getRect().getX()).isGreaterThanOrEqualTo(
+                        segments.get(0).getRect().getX() + segments.get(0).getRect().getWidth() - 1);
                 assertThat(browser.findElement(By.id("job-status")).getText()).isEqualTo("failed");
 
                 browser.findElement(By.cssSelector("#steps li[data-node='n3'] summary")).click();
@@ -73,6 +78,7 @@ class TimelineBrowserTest {
 
                 browser.get(service.httpUrl() + "/ui/jobs");
                 assertThat(browser.findElement(By.cssSelector("#jobs a")).getText()).isEqualTo("job-ui");
+                assertThat(browser.findElement(By.cssSelector("#jobs .status")).getText()).isEqualTo("failed");
             } finally {
                 browser.quit();
             }

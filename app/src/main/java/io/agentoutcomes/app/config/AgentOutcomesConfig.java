@@ -66,6 +66,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = "embedded.registry.max.request.bytes";
     public static final String POLICY_PRESET = "policy.preset";
     public static final String POLICY_MAX_RETRIES = "policy.max.retries";
+    public static final String POLICY_MAX_ATTEMPTS = "policy.max.attempts";
     public static final String POLICY_DAILY_LIMIT = "policy.daily-limit";
     public static final String BACKOFF_DEFAULT_BASE_MS = "backoff.default.base.ms";
     public static final String BACKOFF_CAP_MS = "backoff.cap.ms";
@@ -139,7 +140,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES, Type.INT, SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES, Check.atLeast(1024), "Request bodies the embedded registry reads; longer ones are answered 413.")
             .group(POLICY)
             .define(POLICY_PRESET, Type.STRING, "default", Check.oneOf(List.of(PRESETS.split(", "))), "The error policy to start from (docs/classification.md).")
-            .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "Retries of one task at most. Not set: the preset's (5 for default).")
+            .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "Seed 002's maxRetries, which counts failures, not retries: a retry becomes a stop once a task's consecutive failures reach it, so 5 means at most 5 attempts, 4 of them retries (0 and 1: no retry). Not set: the preset's (5 for default).")
+            .define(POLICY_MAX_ATTEMPTS, Type.INT, null, Check.atLeast(1), "The same limit named in attempts, as Temporal (maximumAttempts) and Spring Retry (maxAttempts) name it: attempts of one task at most, the first included, so 5 is policy.max.retries=5 (4 retries) and 1 is no retry. Set one of the two.")
             .define(POLICY_DAILY_LIMIT, Type.STRING, "switch", Check.oneOf(List.of("switch", "wait")), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
             .define(ConfidencePolicy.RETRY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "Seed 000: a success whose confidence is below it is retried. Not set: off.")
             .define(ConfidencePolicy.VERIFY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "Seed 000: a success whose confidence is below it goes to verifications. Not set: off.")
@@ -178,7 +180,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
                     "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
             new SettingFamily("policy.code.<code>", "policy.code.llm-rate-limit", POLICY, Type.STRING, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
                     "the preset's", "How failures with an error code are handled; before the category.", name -> name.startsWith("policy.code.")),
-            new SettingFamily("policy.agent.<agent id>.preset, .max.retries, .category.<category>, .code.<code>",
+            new SettingFamily("policy.agent.<agent id>.preset, .max.retries, .max.attempts, .category.<category>, .code.<code>",
                     "policy.agent.billing-bot.preset", POLICY, Type.STRING,
                     "as the global settings", "the global policy", "One agent's own policy, starting from the global one.",
                     name -> name.startsWith("policy.agent.")),

@@ -31,9 +31,14 @@ import java.util.stream.Collectors;
  * <pre>
  * policy.category.&lt;tool|model|validation|rate_limit|timeout|unknown&gt;=stop | retry | ignore
  * policy.code.&lt;canonical code, e.g. llm-timeout&gt;=stop | retry | ignore
- * policy.agent.&lt;agent id&gt;.preset / .max.retries / .category.&lt;c&gt; / .code.&lt;code&gt;   (starts from the global policy)
+ * policy.agent.&lt;agent id&gt;.preset / .max.retries / .max.attempts / .category.&lt;c&gt; / .code.&lt;code&gt;   (starts from the global policy)
  * backoff.base.&lt;code&gt;.ms=5000
  * </pre>
+ *
+ * Each rule remembers the setting that made it ({@link ErrorPolicy.Settings}), so a decision names it:
+ * {@code policy.code.llm-rate-limit=stop}, {@code policy.agent.billing-bot.category.tool=retry}.
+ * {@code max.retries} counts failures as seed 002 does (5: at most 5 attempts, 4 retries); {@code max.attempts} is the
+ * same number under the name Temporal and Spring Retry use, and only one of them may be set.
  */
 public final class PolicyConfig {
 
@@ -46,11 +51,13 @@ public final class PolicyConfig {
      */
     public static RetryPolicy parse(AgentOutcomesConfig config, Map<String, String> families) {
         Map<String, String> sorted = new TreeMap<>(families);
-        ErrorPolicy start = ErrorPolicy.preset(config.getString(AgentOutcomesConfig.POLICY_PRESET)).orElseThrow();
-        Integer maxRetries = config.getInt(AgentOutcomesConfig.POLICY_MAX_RETRIES);
-        if (maxRetries != null) {
-            start = start.withMaxRetries(maxRetries);
+        String preset = config.getString(AgentOutcomesConfig.POLICY_PRESET);
+        ErrorPolicy start = ErrorPolicy.preset(preset).orElseThrow();
+        if (config.originals().containsKey(AgentOutcomesConfig.POLICY_PRESET)) {
+            start = start.chosenBy(AgentOutcomesConfig.POLICY_PRESET + "=" + preset.trim());
         }
+        start = withLimit(start, AgentOutcomesConfig.POLICY_MAX_RETRIES, config.getInt(AgentOutcomesConfig.POLICY_MAX_RETRIES),
+                AgentOutcomesConfig.POLICY_MAX_ATTEMPTS, config.getInt(AgentOutcomesConfig.POLICY_MAX_ATTEMPTS));
         ErrorPolicy global = policy(sorted, "policy.", start);
         Map<String, ErrorPolicy> agents = new HashMap<>();
         for (String agent : agentIds(sorted)) {
@@ -90,25 +97,47 @@ public final class PolicyConfig {
         String preset = settings.get(prefix + "preset");
         if (preset != null) {
             policy = ErrorPolicy.preset(preset).orElseThrow(() -> new ConfigLoader.ConfigError(prefix + "preset is '" + preset
-                    + "': expected default, stop-on-any-error, retry-tool-errors, ignore-tool-errors or retry-all"));
+                    + "': expected default, stop-on-any-error, retry-tool-errors, ignore-tool-errors or retry-all"))
+                    .chosenBy(prefix + "preset=" + preset.trim());
         }
-        if (settings.containsKey(prefix + "max.retries")) {
-            policy = policy.withMaxRetries((int) number(settings, prefix + "max.retries", 0));
-        }
+        String retries = prefix + "max.retries";
+        String attempts = prefix + "max.attempts";
+        policy = withLimit(policy, retries, settings.containsKey(retries) ? (int) number(settings, retries, 0) : null,
+                attempts, settings.containsKey(attempts) ? (int) number(settings, attempts, 0) : null);
         for (Map.Entry<String, String> entry : settings.entrySet()) {
             String rest = entry.getKey().startsWith(prefix) ? entry.getKey().substring(prefix.length()) : null;
             if (rest == null || rest.startsWith("agent.") && prefix.equals("policy.")) {
                 continue;
             }
+            String setting = entry.getKey() + "=" + entry.getValue().trim();
             if (rest.startsWith("category.")) {
                 policy = policy.withCategory(category(entry.getKey(), rest.substring("category.".length())),
-                        handling(entry.getKey(), entry.getValue()));
+                        handling(entry.getKey(), entry.getValue()), setting);
             } else if (rest.startsWith("code.")) {
                 policy = policy.withCode(code(entry.getKey(), rest.substring("code.".length())),
-                        handling(entry.getKey(), entry.getValue()));
+                        handling(entry.getKey(), entry.getValue()), setting);
             }
         }
         return policy;
+    }
+
+    /**
+     * The retry limit from {@code ...max.retries} or {@code ...max.attempts}: one number under two names (seed 002's
+     * maxRetries counts failures, so it is the attempts), at most one of them set.
+     */
+    private static ErrorPolicy withLimit(ErrorPolicy policy, String retriesKey, Integer retries, String attemptsKey,
+                                         Integer attempts) {
+        if (retries != null && attempts != null) {
+            throw new ConfigLoader.ConfigError(retriesKey + " and " + attemptsKey + " are one limit under two names ("
+                    + retriesKey + "=5 is " + attemptsKey + "=5: at most 5 attempts, 4 retries): set one of them");
+        }
+        if (attempts != null && attempts < 1) {
+            throw new ConfigLoader.ConfigError(attemptsKey + " must be at least 1 (the first attempt), was " + attempts);
+        }
+        if (retries != null) {
+            return policy.withMaxRetries(retries, retriesKey + "=" + retries);
+        }
+        return attempts == null ? policy : policy.withMaxRetries(attempts, attemptsKey + "=" + attempts);
     }
 
     private static List<String> agentIds(Map<String, String> settings) {
@@ -120,10 +149,11 @@ public final class PolicyConfig {
             String rest = key.substring("policy.agent.".length());
             int end = Math.max(Math.max(rest.lastIndexOf(".category."), rest.lastIndexOf(".code.")),
                     Math.max(rest.endsWith(".preset") ? rest.length() - ".preset".length() : -1,
-                            rest.endsWith(".max.retries") ? rest.length() - ".max.retries".length() : -1));
+                            Math.max(rest.endsWith(".max.retries") ? rest.length() - ".max.retries".length() : -1,
+                                    rest.endsWith(".max.attempts") ? rest.length() - ".max.attempts".length() : -1)));
             if (end <= 0) {
                 throw new ConfigLoader.ConfigError(key + " is not a policy setting: expected policy.agent.<agent id>."
-                        + "preset, .max.retries, .category.<category> or .code.<code>");
+                        + "preset, .max.retries, .max.attempts, .category.<category> or .code.<code>");
             }
             String agent = rest.substring(0, end);
             if (!agents.contains(agent)) {

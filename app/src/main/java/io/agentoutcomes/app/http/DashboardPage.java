@@ -26,12 +26,15 @@ public final class DashboardPage {
             .swatch{display:inline-block;width:.8rem;height:.8rem;border-radius:.15rem;vertical-align:middle;margin-right:.3rem}
             table{border-collapse:collapse;width:100%} td,th{border-bottom:1px solid #eee;padding:.25rem .5rem .25rem 0;text-align:left;font-size:.9rem}
             td.n{text-align:right;font-variant-numeric:tabular-nums}
+            .status{display:inline-block;padding:.05rem .45rem;border-radius:.3rem;color:#fff;font-size:.8rem}
             """;
 
-    /** What an empty chart says: how to send data. */
-    static final String EMPTY = "<p class=\"muted empty\">No data yet. Send some: <code>java -jar app/target/agent-outcomes.jar "
+    /** How to send data, said once, on a dashboard with nothing yet. */
+    static final String HOW_TO_SEND = "<p class=\"muted\">Send some: <code>java -jar app/target/agent-outcomes.jar "
             + "fleet</code> publishes a simulated fleet to this service; any producer can publish JSON to "
             + "<code>agent-results-json</code> (see the README, \"Publish a result\").</p>";
+    /** What a chart without data says, while other charts have some. */
+    static final String EMPTY = "<p class=\"muted empty\">No data yet.</p>";
 
     private DashboardPage() {
     }
@@ -44,9 +47,10 @@ public final class DashboardPage {
                 .append("<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a> · <a href=\"/metrics\">/metrics</a> · ")
                 .append("<a href=\"/ui/jobs\">jobs</a></p>");
         if (costByModel.isEmpty() && totalsByAgent.isEmpty() && recentJobs.isEmpty()) {
-            html.append("<div class=\"card\" id=\"empty-state\"><h2>Nothing received yet</h2>").append(EMPTY)
+            // One card says how to send data; the charts come when there is something to draw.
+            return html.append("<div class=\"card\" id=\"empty-state\"><h2>Nothing received yet</h2>").append(HOW_TO_SEND)
                     .append("<p class=\"muted\">Or run <code>java -jar app/target/agent-outcomes.jar demo</code>: the service "
-                            + "and a fleet in one process.</p></div>");
+                            + "and a fleet in one process.</p></div></body></html>").toString();
         }
         html.append("<div class=\"grid\">");
         html.append(card("Cost per model, USD per minute", "cost-chart",
@@ -69,7 +73,7 @@ public final class DashboardPage {
         for (JobReplayState job : recentJobs) {
             jobs.append("<tr><td><a href=\"/ui/jobs/").append(java.net.URLEncoder.encode(job.getJobId(),
                     java.nio.charset.StandardCharsets.UTF_8)).append("\">").append(TimelinePage.escape(job.getJobId()))
-                    .append("</a></td><td>").append(job.getStatus().name().toLowerCase(Locale.ROOT)).append("</td></tr>");
+                    .append("</a></td><td>").append(TimelinePage.JobStatusView.of(job).html()).append("</td></tr>");
         }
         html.append(card("Recent jobs", "jobs-card", recentJobs.isEmpty() ? "<p class=\"muted\">No jobs yet.</p>"
                 : jobs.append("</table>").toString()));
@@ -112,8 +116,9 @@ public final class DashboardPage {
         }
         svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\">%s</text>", left, time(minX)));
         if (maxX > minX) {
+            // Under the last point: each point is drawn at its window's start, and so labelled.
             svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\" text-anchor=\"end\">%s</text>",
-                    left + width, time(maxX + 60_000)));
+                    left + width, time(maxX)));
         }
         StringBuilder legend = new StringBuilder("<div class=\"legend\">");
         for (int i = 0; i < series.size(); i++) {

@@ -76,6 +76,8 @@ public final class HttpApiServer implements AutoCloseable {
                     api((queries, exchange, path) -> queries.analyticsExport(exchange)))));
     private final HttpSecurity security;
     private volatile Attached attached;
+    /** What the service is doing before Kafka Streams is attached ("waiting for Kafka at ..."), for the health answers. */
+    private volatile String starting = "starting";
 
     /** What answers once Kafka Streams is there. */
     private record Attached(KafkaStreams streams, RestoreTracker restores, QueryRoutes queries,
@@ -93,6 +95,14 @@ public final class HttpApiServer implements AutoCloseable {
         this.server = HttpResponses.listen(host, port, "http-api", security.serverSslContext());
         server.createContext("/", this::dispatch);
         server.start();
+    }
+
+    /**
+     * Says what the service is doing while it starts, before {@link #attach}: {@code /health/live} answers 200 with it as
+     * {@code starting}, {@code /health/ready} 503 with it as the reason.
+     */
+    public void starting(String what) {
+        starting = what;
     }
 
     /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
@@ -241,13 +251,13 @@ public final class HttpApiServer implements AutoCloseable {
     private void live(HttpExchange exchange) throws IOException {
         StreamsHealth health = health();
         boolean live = health.live();
-        QueryRoutes.json(exchange, live ? 200 : 503, JSON.createObjectNode().put("status", live ? "UP" : "DOWN")
-                .put("streams", health.stateName()));
+        ObjectNode body = JSON.createObjectNode().put("status", live ? "UP" : "DOWN").put("streams", health.stateName());
+        QueryRoutes.json(exchange, live ? 200 : 503, attached == null ? body.put("starting", starting) : body);
     }
 
     private void ready(HttpExchange exchange) throws IOException {
         StreamsHealth health = health();
-        String why = health.whyNotReady();
+        String why = attached == null ? starting : health.whyNotReady();
         ObjectNode body = JSON.createObjectNode().put("status", why == null ? "UP" : "DOWN").put("streams", health.stateName());
         QueryRoutes.json(exchange, why == null ? 200 : 503, why == null ? body : body.put("reason", why));
     }

@@ -3,11 +3,16 @@ package io.agentoutcomes.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
 import io.agentoutcomes.topology.classify.ErrorCode;
+import io.agentoutcomes.topology.classify.PolicyDecision;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Duration;
 import java.util.Map;
@@ -94,5 +99,46 @@ class PolicyConfigTest {
         assertThat(load(Map.of("policy.daily-limit", "wait")).dailyLimit()).isEqualTo(DailyLimit.WAIT);
         assertThatThrownBy(() -> load(Map.of("policy.daily-limit", "later")))
                 .hasMessage("policy.daily-limit is 'later': expected switch or wait");
+    }
+
+    private static PolicyDecision rateLimited(RetryPolicy policy, String agent) {
+        AgentResult failure = AgentResult.newBuilder().setResultId("r").setAgentId(agent).setTaskId("t")
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-rate-limit").build()).build())
+                .build();
+        Classifier.Verdict verdict = policy.classifier().classify(failure, 0, 0);
+        return verdict.decision();
+    }
+
+    @Test
+    void aCodeSetByAnEnvironmentVariableIsNamedAsItsSettingByTheDecisionsItMakes() {
+        RetryPolicy policy = ConfigLoader.load(Optional.empty(),
+                Map.of("AGENT_OUTCOMES_POLICY_CODE_LLM__RATE__LIMIT", "stop"), Map.of()).retryPolicy();
+
+        PolicyDecision decision = rateLimited(policy, "a");
+
+        assertThat(decision.handling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(decision.rule()).isEqualTo("policy.code.llm-rate-limit=stop");
+        assertThat(decision.reason()).isEqualTo("Rate_limit error, not retried: policy.code.llm-rate-limit=stop");
+    }
+
+    @Test
+    void anAgentsOwnSettingsAndAChosenPresetAreNamedToo() {
+        RetryPolicy policy = load(Map.of("policy.preset", "retry-all",
+                "policy.agent.billing-bot.category.rate_limit", "ignore"));
+
+        assertThat(rateLimited(policy, "other").rule()).isEqualTo("policy.preset=retry-all, category rate_limit");
+        assertThat(rateLimited(policy, "billing-bot").rule()).isEqualTo("policy.agent.billing-bot.category.rate_limit=ignore");
+    }
+
+    @Test
+    void maxAttemptsIsMaxRetriesByTheNameTemporalAndSpringUse() {
+        assertThat(load(Map.of("policy.max.attempts", "4")).classifier().defaultPolicy().maxRetries()).isEqualTo(4);
+        assertThat(load(Map.of("policy.agent.b.max.attempts", "2")).classifier().policyFor("b").maxRetries()).isEqualTo(2);
+        assertThatThrownBy(() -> load(Map.of("policy.max.attempts", "0")))
+                .hasMessage("policy.max.attempts must be at least 1, was 0");
+        assertThatThrownBy(() -> load(Map.of("policy.agent.b.max.attempts", "0")))
+                .hasMessage("policy.agent.b.max.attempts must be at least 1 (the first attempt), was 0");
+        assertThatThrownBy(() -> load(Map.of("policy.max.attempts", "4", "policy.max.retries", "4")))
+                .hasMessageStartingWith("policy.max.retries and policy.max.attempts are one limit under two names");
     }
 }

@@ -72,7 +72,8 @@ class DockerComposeTest {
             Map<String, String> env = DockerFiles.environment(compose.get("services").get(broker));
             assertThat(env).containsEntry("KAFKA_PROCESS_ROLES", "broker,controller")
                     .containsEntry("KAFKA_CONTROLLER_QUORUM_VOTERS", "1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093")
-                    .containsEntry("KAFKA_ADVERTISED_LISTENERS", "PLAINTEXT://" + broker + ":9092");
+                    .containsEntry("KAFKA_INTER_BROKER_LISTENER_NAME", "PLAINTEXT");
+            assertThat(listeners(env, "KAFKA_ADVERTISED_LISTENERS")).containsEntry("PLAINTEXT", broker + ":29092");
         }
     }
 
@@ -95,7 +96,7 @@ class DockerComposeTest {
 
             assertThat(config.embeddedKafka()).isFalse();
             assertThat(config.embeddedRegistry()).isFalse();
-            assertThat(config.bootstrapServers()).hasValue("kafka-1:9092,kafka-2:9092,kafka-3:9092");
+            assertThat(config.bootstrapServers()).hasValue("kafka-1:29092,kafka-2:29092,kafka-3:29092");
             assertThat(config.schemaRegistryUrl()).hasValue("http://schema-registry:8081");
             assertThat(config.httpHost()).isEqualTo("0.0.0.0");
             assertThat(config.httpAdvertisedHost()).isEqualTo(instance);
@@ -177,6 +178,136 @@ class DockerComposeTest {
         assertThat(ports).isNotEmpty().allSatisfy(port -> assertThat(port).startsWith("127.0.0.1:"));
     }
 
+    private static final List<String> BROKERS = List.of("kafka-1", "kafka-2", "kafka-3");
+
+    /** A listener list (NAME://host:port,...) as host:port by listener name. */
+    private static Map<String, String> listeners(Map<String, String> env, String variable) {
+        Map<String, String> listeners = new java.util.LinkedHashMap<>();
+        for (String listener : env.get(variable).split(",")) {
+            String[] parts = listener.split("://", 2);
+            listeners.put(parts[0], parts[1]);
+        }
+        return listeners;
+    }
+
+    private static int port(String hostAndPort) {
+        return Integer.parseInt(hostAndPort.substring(hostAndPort.lastIndexOf(':') + 1));
+    }
+
+    /** A service's published ports, host port by container port ("127.0.0.1:9093:9092"). */
+    private Map<Integer, Integer> published(String service) {
+        Map<Integer, Integer> ports = new java.util.LinkedHashMap<>();
+        compose.get("services").get(service).path("ports").forEach(port -> {
+            String[] parts = port.asText().split(":");
+            ports.put(Integer.parseInt(parts[parts.length - 1]), Integer.parseInt(parts[parts.length - 2]));
+        });
+        return ports;
+    }
+
+    /**
+     * As cp-all-in-one: each broker advertises a host listener, localhost:&lt;port&gt;, published on that port of this
+     * host, beside the listener the containers use; so kcat and fleet on this host reach every broker.
+     */
+    @Test
+    void everyBrokerIsReachableFromThisHostAtTheHostListenerItAdvertises() {
+        List<Integer> hostPorts = new ArrayList<>();
+        for (String broker : BROKERS) {
+            Map<String, String> env = DockerFiles.environment(compose.get("services").get(broker));
+            String advertised = listeners(env, "KAFKA_ADVERTISED_LISTENERS").get("PLAINTEXT_HOST");
+            String listening = listeners(env, "KAFKA_LISTENERS").get("PLAINTEXT_HOST");
+
+            assertThat(advertised).as(broker).startsWith("localhost:");
+            assertThat(env.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP").split(",")).contains("PLAINTEXT_HOST:PLAINTEXT");
+            assertThat(published(broker)).as(broker).containsEntry(port(listening), port(advertised));
+            hostPorts.add(port(advertised));
+        }
+        assertThat(hostPorts).doesNotHaveDuplicates().contains(9092);
+        String internal = String.join(",", BROKERS.stream().map(broker -> listeners(DockerFiles.environment(
+                compose.get("services").get(broker)), "KAFKA_ADVERTISED_LISTENERS").get("PLAINTEXT")).toList());
+        assertThat(DockerFiles.environment(compose.get("services").get("schema-registry")))
+                .containsEntry("SCHEMA_REGISTRY_KAFKASTORE_BOOTSTRAP_SERVERS", "PLAINTEXT://" + internal.replace(",", ",PLAINTEXT://"));
+        instances().forEach(instance -> assertThat(environmentOf(instance)).containsEntry("AGENT_OUTCOMES_BOOTSTRAP_SERVERS", internal));
+    }
+
+    @Test
+    void theRegistryIsOnHostPort8081AsForEveryConfluentClientAndNoInstanceTakesThatPort() {
+        assertThat(published("schema-registry")).containsExactly(Map.entry(8081, 8081));
+        assertThat(DockerFiles.environment(compose.get("services").get("schema-registry")))
+                .containsEntry("SCHEMA_REGISTRY_LISTENERS", "http://0.0.0.0:8081");
+        List<Integer> taken = new ArrayList<>();
+        compose.get("services").fieldNames().forEachRemaining(service -> taken.addAll(published(service).values()));
+        assertThat(taken).doesNotHaveDuplicates();
+        instances().forEach(instance -> assertThat(published(instance).values()).doesNotContain(8081, 9092, 9093, 9094));
+    }
+
+    /** The command the docs give for traffic into the stack names the brokers' host listener and the registry's port. */
+    @Test
+    void theDocumentedFleetCommandReachesTheBrokersAndTheRegistryThisHostSees() throws Exception {
+        String docs = Files.readString(Path.of("..", "docs", "operations.md")) + Files.readString(DockerFiles.DOCKER.resolve("compose.yaml"));
+        java.util.regex.Matcher fleet = java.util.regex.Pattern.compile(
+                "agent-outcomes\\.jar fleet --bootstrap-servers (\\S+)\\s+(?:\\\\\\s+)?(?:#\\s+)?--schema-registry-url (\\S+)").matcher(docs);
+        int commands = 0;
+        while (fleet.find()) {
+            commands++;
+            String bootstrap = fleet.group(1);
+            assertThat(bootstrap).startsWith("localhost:");
+            assertThat(BROKERS.stream().map(broker -> listeners(DockerFiles.environment(compose.get("services").get(broker)),
+                    "KAFKA_ADVERTISED_LISTENERS").get("PLAINTEXT_HOST"))).contains(bootstrap);
+            java.net.URI registry = java.net.URI.create(fleet.group(2));
+            assertThat(registry.getHost()).isEqualTo("localhost");
+            assertThat(published("schema-registry").values()).contains(registry.getPort());
+        }
+        assertThat(commands).as("the fleet command in docs/operations.md and compose.yaml").isEqualTo(2);
+    }
+
+    @Test
+    void brokersRegistryAndInstancesHaveHealthChecksTheInstancesOnReadiness() {
+        DockerFiles.Dockerfile image = DockerFiles.dockerfile();
+        for (String broker : BROKERS) {
+            JsonNode check = compose.get("services").get(broker).get("healthcheck");
+            Map<String, String> env = DockerFiles.environment(compose.get("services").get(broker));
+            assertThat(check.get("test").get(1).asText()).contains("kafka-broker-api-versions.sh --bootstrap-server localhost:"
+                    + port(listeners(env, "KAFKA_LISTENERS").get("PLAINTEXT")));
+        }
+        assertThat(compose.get("services").get("schema-registry").get("healthcheck").get("test").toString())
+                .contains("http://localhost:8081/");
+        for (String instance : instances()) {
+            List<String> test = new ArrayList<>();
+            compose.get("services").get(instance).get("healthcheck").get("test").forEach(word -> test.add(word.asText()));
+            assertThat(test).containsExactly("CMD", image.healthcheck().get(0), "/health/ready");
+        }
+    }
+
+    @Test
+    void theInstancesStartOnceBrokersAndRegistryAreHealthyAndTheRegistryOnceTheBrokersAre() {
+        for (String broker : BROKERS) {
+            assertThat(compose.get("services").get("schema-registry").get("depends_on").get(broker).get("condition").asText())
+                    .isEqualTo("service_healthy");
+        }
+        for (String instance : instances()) {
+            JsonNode dependsOn = compose.get("services").get(instance).get("depends_on");
+            for (String dependency : List.of("kafka-1", "kafka-2", "kafka-3", "schema-registry")) {
+                assertThat(dependsOn.get(dependency).get("condition").asText()).as(instance + " on " + dependency)
+                        .isEqualTo("service_healthy");
+            }
+        }
+    }
+
+    /** The image's HEALTHCHECK: the script docker/healthcheck.sh, copied in, on liveness (its default path). */
+    @Test
+    void theImageChecksItsLivenessWithTheHealthCheckScriptItCopiesIn() throws Exception {
+        DockerFiles.Dockerfile image = DockerFiles.dockerfile();
+        List<String> check = image.healthcheck();
+
+        assertThat(check).hasSize(1);
+        assertThat(image.sourceOf(check.get(0))).isEqualTo("docker/healthcheck.sh");
+        assertThat(Files.readString(DockerFiles.DOCKER.resolve("healthcheck.sh"))).contains("path=\"${1:-/health/live}\"");
+        assertThat(Files.isExecutable(DockerFiles.DOCKER.resolve("healthcheck.sh"))).isTrue();
+        List<String> admitted = Files.readAllLines(DockerFiles.DOCKER.resolve("Dockerfile.dockerignore")).stream()
+                .filter(line -> line.startsWith("!")).map(line -> line.substring(1)).toList();
+        assertThat(admitted).as("every file the image copies from the build context").containsAll(image.contextCopies().keySet());
+    }
+
     @Test
     void prometheusScrapesBothInstancesOnTheirHttpPort() {
         JsonNode job = DockerFiles.yaml("prometheus/prometheus.yml").get("scrape_configs").get(0);
@@ -220,5 +351,15 @@ class DockerComposeTest {
         assertThat(image.execForm("CMD")).containsExactly("run");
         assertThat(image.last("USER")).isEqualTo("10001:10001");
         assertThat(image.env()).containsEntry("AGENT_OUTCOMES_HTTP_HOST", "0.0.0.0").containsEntry("OTEL_JAVAAGENT_ENABLED", "false");
+    }
+
+    @Test
+    void theOperationsPageDescribesTheDashboardGrafanaIsGiven() throws Exception {
+        JsonNode panels = DockerFiles.json("grafana/dashboards/agent-outcomes.json").get("panels");
+        String operations = Files.readString(Path.of("..", "docs", "operations.md")).replaceAll("\\s+", " ");
+
+        assertThat(panels.size()).isPositive();
+        assertThat(operations).doesNotContain("placeholder").contains("has " + panels.size() + " panels");
+        panels.forEach(panel -> assertThat(operations).contains(panel.get("title").asText()));
     }
 }

@@ -131,6 +131,40 @@ final class DockerFiles {
             return env;
         }
 
+        /** The command of HEALTHCHECK, in exec form (the JSON array after CMD), its options before it. */
+        List<String> healthcheck() {
+            String value = last("HEALTHCHECK");
+            int cmd = value.indexOf("CMD ");
+            if (cmd < 0) {
+                throw new AssertionError("HEALTHCHECK has no CMD: " + value);
+            }
+            try {
+                List<String> words = new ArrayList<>();
+                JSON.readTree(value.substring(cmd + 4).trim()).forEach(word -> words.add(word.asText()));
+                return words;
+            } catch (IOException e) {
+                throw new AssertionError("HEALTHCHECK's CMD is not in exec form (a JSON array): " + value, e);
+            }
+        }
+
+        /** The repository file a path in the image is a copy of. */
+        String sourceOf(String pathInImage) {
+            return copies().entrySet().stream().filter(copy -> copy.getValue().equals(pathInImage)).map(Map.Entry::getKey)
+                    .findFirst().orElseThrow(() -> new AssertionError(pathInImage + " is copied from nowhere"));
+        }
+
+        /** COPY sources from the build context (not from another stage), by destination. */
+        Map<String, String> contextCopies() {
+            Map<String, String> copies = new LinkedHashMap<>();
+            instructions.stream().filter(i -> i[0].equals("COPY") && !i[1].contains("--from=")).forEach(i -> {
+                List<String> words = new ArrayList<>(List.of(i[1].split("\\s+")));
+                words.removeIf(word -> word.startsWith("--"));
+                String destination = words.remove(words.size() - 1);
+                words.forEach(source -> copies.put(source, destination));
+            });
+            return copies;
+        }
+
         /** COPY destinations by source (the last word is the destination). */
         Map<String, String> copies() {
             Map<String, String> copies = new LinkedHashMap<>();

@@ -121,6 +121,11 @@ class DockerImageCommandIT {
             waitFor(() -> status(https, url + "/health/ready", Optional.empty()) == 200, 120_000,
                     () -> "not ready: " + read(err));
             assertThat(status(https, url + "/health/live", Optional.empty())).isEqualTo(200);
+            // the image's HEALTHCHECK (liveness) and compose's (readiness), on the port the service listens on
+            String port = printed.substring(printed.lastIndexOf(':') + 1);
+            assertThat(healthcheck(overrides, port)).isZero();
+            assertThat(healthcheck(overrides, port, "/health/ready")).isZero();
+            assertThat(healthcheck(overrides, port, "/no-such-health")).isNotZero();
             // no data without the credentials; with either of them, the answer
             for (String path : List.of("/jobs", "/jobs/some-job", "/analytics", "/ui/jobs", "/")) {
                 assertThat(status(https, url + path, Optional.empty())).as("GET %s without credentials", path).isEqualTo(401);
@@ -150,6 +155,25 @@ class DockerImageCommandIT {
                 service.destroyForcibly();
             }
         }
+    }
+
+    /**
+     * The Dockerfile's HEALTHCHECK command (the repository file its COPY puts there) with the image's ENV and the run's
+     * settings, {@code AGENT_OUTCOMES_HTTP_PORT} the port the service listens on; its exit status.
+     */
+    private int healthcheck(Map<String, String> overrides, String port, String... args) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of("..").resolve(image.sourceOf(image.healthcheck().get(0))).toAbsolutePath().toString());
+        command.addAll(image.healthcheck().subList(1, image.healthcheck().size()));
+        command.addAll(List.of(args));
+        ProcessBuilder check = new ProcessBuilder(command).redirectErrorStream(true);
+        check.environment().putAll(image.env());
+        check.environment().putAll(overrides);
+        check.environment().put("AGENT_OUTCOMES_HTTP_PORT", port);
+        Process process = check.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).as(output).isTrue();
+        return process.exitValue();
     }
 
     @Test

@@ -39,4 +39,28 @@ class DashboardPageTest {
         String page = DashboardPage.render(List.of(), List.of(), List.of());
         assertThat(page).contains("id=\"empty-state\"", "agent-outcomes.jar fleet", "agent-results-json", "agent-outcomes.jar demo");
     }
+
+    @Test
+    void theLastTimeLabelIsTheTimeOfThePointAboveIt() {
+        String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini", List.of(
+                point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.01", 100),
+                point("gpt-4o-mini", Instant.parse("2026-01-01T10:05:00Z"), "0.02", 200)))),
+                m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
+
+        java.util.regex.Matcher label = java.util.regex.Pattern.compile("class=\"x-label\"[^>]*>([^<]*)<").matcher(svg);
+        List<String> labels = new java.util.ArrayList<>();
+        while (label.find()) {
+            labels.add(label.group(1));
+        }
+        assertThat(labels).containsExactly("10:00", "10:05");
+        assertThat(svg).contains("<circle class=\"point\" cx=\"538.0\"");
+    }
+
+    @Test
+    void anEmptyDashboardSaysHowToSendDataOnceNotInEveryCard() {
+        String page = DashboardPage.render(List.of(), List.of(), List.of());
+
+        assertThat(page.split("agent-results-json", -1)).hasSize(2);
+        assertThat(page).doesNotContain("id=\"cost-chart\"", "No data yet.");
+    }
 }

@@ -116,6 +116,31 @@ class LoggingTest {
                         "Authorization: Bearer [hidden] / Basic [hidden]", "keystore password [hidden], user info [hidden]");
     }
 
+    /** With the embedded broker (run, demo): Kafka's own lines in their file, standard error the service's own. */
+    @ParameterizedTest
+    @EnumSource(LogFormat.class)
+    void kafkasOwnLinesGoToTheirFileAndStandardErrorKeepsTheServicesOwn(LogFormat format,
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path file = dir.resolve("data").resolve("logs").resolve("kafka.log");
+        Logging.configure(format, config.secretValues(), Optional.of(file));
+
+        LOG.info("Starting with {}", config);
+        LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient").warn("Connection to node -1 could not be established");
+        LoggerFactory.getLogger("kafka.server.BrokerServer").error("a broker error quoting password={}", JAAS_PASSWORD,
+                new IllegalStateException("broker trace"));
+        LoggerFactory.getLogger("state.change.logger").warn("a state change");
+        LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient").debug("below the level: nowhere");
+
+        assertThat(output().lines().toList()).singleElement().asString().contains("Starting with AppConfig[");
+        String kafka = java.nio.file.Files.readString(file);
+        assertThat(kafka).contains("Connection to node -1 could not be established", "a broker error quoting password=[hidden]",
+                "java.lang.IllegalStateException: broker trace", "a state change").doesNotContain(JAAS_PASSWORD, "below the level");
+        if (format == LogFormat.JSON) {
+            ObjectMapper json = new ObjectMapper();
+            assertThat(kafka.lines().toList()).hasSize(3).allSatisfy(line -> assertThat(json.readTree(line).isObject()).isTrue());
+        }
+    }
+
     private String output() {
         System.err.flush();
         return captured.toString(StandardCharsets.UTF_8);

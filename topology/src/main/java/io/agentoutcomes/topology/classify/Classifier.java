@@ -28,7 +28,8 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
      * The classification of one completion.
      *
      * @param resultType what happened: a failure's type says whether its rule allowed a retry (before the retry limit),
-     *                   ignored it (seed 002: a non-error) or stopped
+     *                   ignored it (seed 002: a non-error) or stopped; any failure of a task stopped before is
+     *                   permanent (compensatable stays compensatable)
      * @param code       the canonical code of a failure, else null
      * @param category   the seed 002 category of a failure, else null
      * @param reason     why: the error message or code, the skip reason, or the outcome
@@ -93,13 +94,15 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
             return verdict;
         }
         PolicyDecision decision = verdict.decision();
-        String label = earlier.name().toLowerCase(java.util.Locale.ROOT);
-        PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, "task stopped before (" + label + ")",
-                ErrorPolicy.stopReasonText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries()),
+        String rule = "task stopped before (" + earlier.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, rule, earlier == StopReason.RETRY_LIMIT
+                ? ErrorPolicy.retryLimitText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries())
+                : ErrorPolicy.notRetriedText(verdict.category(), rule),
                 decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), earlier);
-        // Stopped is stopped: a failure the rule would ignore now is not a non-error for this task.
-        ResultType type = verdict.resultType() == ResultType.IGNORED_FAILURE ? ResultType.PERMANENT_FAILURE
-                : verdict.resultType();
+        // Stopped is stopped: whatever the rule says of this failure now (retry, ignore), the task is over, so the
+        // failure is permanent. A compensatable one stays compensatable: it still goes to compensations.
+        ResultType type = verdict.resultType() == ResultType.COMPENSATABLE_FAILURE ? ResultType.COMPENSATABLE_FAILURE
+                : ResultType.PERMANENT_FAILURE;
         return new Verdict(type, verdict.code(), verdict.category(), verdict.reason(), stop);
     }
 

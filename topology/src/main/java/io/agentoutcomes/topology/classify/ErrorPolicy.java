@@ -16,10 +16,35 @@ import java.util.Optional;
  * @param name       the preset the policy started from, for explanations
  * @param categories decisions per seed 002 category
  * @param codes      decisions per canonical code; a code rule wins over its category's
- * @param maxRetries a retry becomes a stop once consecutive failures reach this
+ * @param maxRetries seed 002's {@code maxRetries}, which counts failures, not retries: a retry becomes a stop once the
+ *                   task's consecutive failures reach it, so 5 means at most 5 attempts, the first and 4 retries
+ *                   (Temporal's and Spring Retry's {@code maxAttempts} of 5); 0 and 1 both mean no retry
+ * @param settings   the settings that made each part of the policy, named by the decisions they make
  */
 public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categories, Map<ErrorCode, ErrorHandling> codes,
-                          int maxRetries) {
+                          int maxRetries, Settings settings) {
+
+    /**
+     * Which setting made each part of a policy, as {@code key=value} (e.g. {@code policy.code.llm-rate-limit=stop}),
+     * so a decision names the setting that decided; absent where the preset's own value decides.
+     *
+     * @param preset     the setting that chose the preset ({@code policy.preset=retry-tool-errors})
+     * @param maxRetries the setting that set the retry limit ({@code policy.max.retries=3})
+     * @param categories the setting of each category rule
+     * @param codes      the setting of each code rule
+     */
+    public record Settings(String preset, String maxRetries, Map<ErrorCategory, String> categories,
+                           Map<ErrorCode, String> codes) {
+        public Settings {
+            categories = Map.copyOf(categories);
+            codes = Map.copyOf(codes);
+        }
+
+        /** A policy made in code: every part is its preset's. */
+        public static Settings none() {
+            return new Settings(null, null, Map.of(), Map.of());
+        }
+    }
 
     public ErrorPolicy {
         categories = Map.copyOf(categories);
@@ -27,6 +52,15 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
         if (maxRetries < 0) {
             throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
         }
+        if (settings == null) {
+            throw new IllegalArgumentException("a policy names its settings (Settings.none() for none)");
+        }
+    }
+
+    /** A policy made in code, no part of it by a setting. */
+    public ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categories, Map<ErrorCode, ErrorHandling> codes,
+                       int maxRetries) {
+        this(name, categories, codes, maxRetries, Settings.none());
     }
 
     /** Seed 002 {@code stopOnAnyError()}: stop on every category, no retries. */
@@ -82,21 +116,57 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
     }
 
     public ErrorPolicy withCategory(ErrorCategory category, ErrorHandling handling) {
+        return withCategory(category, handling, null);
+    }
+
+    /** With a category rule made by {@code setting} ({@code policy.category.model=retry}), which its decisions name. */
+    public ErrorPolicy withCategory(ErrorCategory category, ErrorHandling handling, String setting) {
         Map<ErrorCategory, ErrorHandling> changed = new EnumMap<>(ErrorCategory.class);
         changed.putAll(categories);
         changed.put(category, handling);
-        return new ErrorPolicy(name, changed, codes, maxRetries);
+        Map<ErrorCategory, String> named = new EnumMap<>(ErrorCategory.class);
+        named.putAll(settings.categories());
+        named.remove(category);
+        if (setting != null) {
+            named.put(category, setting);
+        }
+        return new ErrorPolicy(name, changed, codes, maxRetries,
+                new Settings(settings.preset(), settings.maxRetries(), named, settings.codes()));
     }
 
     public ErrorPolicy withCode(ErrorCode code, ErrorHandling handling) {
+        return withCode(code, handling, null);
+    }
+
+    /** With a code rule made by {@code setting} ({@code policy.code.llm-rate-limit=stop}), which its decisions name. */
+    public ErrorPolicy withCode(ErrorCode code, ErrorHandling handling, String setting) {
         Map<ErrorCode, ErrorHandling> changed = new EnumMap<>(ErrorCode.class);
         changed.putAll(codes);
         changed.put(code, handling);
-        return new ErrorPolicy(name, categories, changed, maxRetries);
+        Map<ErrorCode, String> named = new EnumMap<>(ErrorCode.class);
+        named.putAll(settings.codes());
+        named.remove(code);
+        if (setting != null) {
+            named.put(code, setting);
+        }
+        return new ErrorPolicy(name, categories, changed, maxRetries,
+                new Settings(settings.preset(), settings.maxRetries(), settings.categories(), named));
     }
 
     public ErrorPolicy withMaxRetries(int retries) {
-        return new ErrorPolicy(name, categories, codes, retries);
+        return withMaxRetries(retries, null);
+    }
+
+    /** With a retry limit set by {@code setting} ({@code policy.max.retries=3}), which a retry-limit stop names. */
+    public ErrorPolicy withMaxRetries(int retries, String setting) {
+        return new ErrorPolicy(name, categories, codes, retries,
+                new Settings(settings.preset(), setting, settings.categories(), settings.codes()));
+    }
+
+    /** The same preset's rules, chosen by {@code setting} ({@code policy.preset=retry-tool-errors}). */
+    public ErrorPolicy chosenBy(String setting) {
+        return new ErrorPolicy(name, categories, codes, maxRetries,
+                new Settings(setting, settings.maxRetries(), settings.categories(), settings.codes()));
     }
 
     /** The handling a rule gives a failure before the retry limit, and which rule it was. */
@@ -113,14 +183,19 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
 
     /**
      * The rule for a failure. Precedence: a rule for the code, a rule for the category, the agent's retryable hint,
-     * else stop (permanent, seed 001's default).
+     * else stop (permanent, seed 001's default). A rule a setting made is described by that setting
+     * ({@code policy.code.llm-rate-limit=stop}); a preset's, by the preset (and the setting that chose it).
      */
     public Rule rule(FailureContext failure) {
         if (codes.containsKey(failure.code())) {
-            return new Rule(codes.get(failure.code()), name + " policy, code " + failure.code().value());
+            String setting = settings.codes().get(failure.code());
+            return new Rule(codes.get(failure.code()), setting != null ? setting
+                    : presetRule("code " + failure.code().value()));
         }
         if (categories.containsKey(failure.category())) {
-            return new Rule(categories.get(failure.category()), name + " policy, category " + label(failure.category()));
+            String setting = settings.categories().get(failure.category());
+            return new Rule(categories.get(failure.category()), setting != null ? setting
+                    : presetRule("category " + label(failure.category())));
         }
         if (failure.retryableHint() != null) {
             return new Rule(failure.retryableHint() ? ErrorHandling.RETRY : ErrorHandling.STOP,
@@ -129,31 +204,53 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
         return new Rule(ErrorHandling.STOP, "default: permanent");
     }
 
-    /** Applies the retry limit to a rule's handling (this policy's, or an explicit result type) and explains it. */
+    /**
+     * Applies the retry limit to a rule's handling (this policy's, or an explicit result type) and explains it. A
+     * retry-limit stop also names the setting of the limit, when one set it; a stop by the rule itself says so and
+     * blames no limit.
+     */
     public PolicyDecision decide(FailureContext failure, Rule rule) {
         ErrorHandling handling = rule.handling();
         StopReason stopReason = null;
+        String description = rule.description();
         if (handling == ErrorHandling.RETRY && failure.consecutiveFailures() >= maxRetries) {
             handling = ErrorHandling.STOP;
             stopReason = StopReason.RETRY_LIMIT;
+            if (settings.maxRetries() != null) {
+                description = description + ", limit " + settings.maxRetries();
+            }
         } else if (handling == ErrorHandling.STOP) {
             stopReason = StopReason.ERROR;
         }
         String typeLabel = capitalized(label(failure.category()));
         String reason = switch (handling) {
-            case STOP -> stopReasonText(failure.category(), failure.consecutiveFailures(), maxRetries);
+            case STOP -> stopReason == StopReason.RETRY_LIMIT
+                    ? retryLimitText(failure.category(), failure.consecutiveFailures(), maxRetries)
+                    : notRetriedText(failure.category(), rule.description());
             case RETRY -> String.format(Locale.ROOT, "%s error, retrying (%d/%d)", typeLabel,
                     failure.consecutiveFailures(), maxRetries);
             case IGNORE -> typeLabel + " error ignored by policy";
         };
-        return new PolicyDecision(handling, rule.description(), reason, failure.consecutiveFailures(), failure.totalFailures(),
+        return new PolicyDecision(handling, description, reason, failure.consecutiveFailures(), failure.totalFailures(),
                 maxRetries, stopReason);
     }
 
-    /** Seed 002's {@code buildReason} text of a stop. */
-    static String stopReasonText(ErrorCategory category, int consecutiveFailures, int maxRetries) {
+    /** Seed 002's {@code buildReason} text of a stop, for a stop by the retry limit: the limit was reached. */
+    static String retryLimitText(ErrorCategory category, int consecutiveFailures, int maxRetries) {
         return String.format(Locale.ROOT, "%s error after %d consecutive failures (max: %d)",
                 capitalized(label(category)), consecutiveFailures, maxRetries);
+    }
+
+    /**
+     * The text of a stop by a rule (stop reason {@code error}): seed 002's stop text would blame a retry limit that was
+     * not reached, so it says the rule that stopped it instead, as a retry's text says it is retrying.
+     */
+    static String notRetriedText(ErrorCategory category, String rule) {
+        return capitalized(label(category)) + " error, not retried: " + rule;
+    }
+
+    private String presetRule(String part) {
+        return settings.preset() != null ? settings.preset() + ", " + part : name + " policy, " + part;
     }
 
     /** Seed 002's ErrorType value: tool, model, validation, rate_limit, timeout, unknown. */

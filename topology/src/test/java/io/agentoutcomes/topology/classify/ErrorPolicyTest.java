@@ -145,4 +145,50 @@ class ErrorPolicyTest {
         assertThat(policy.evaluate(failure(ErrorCode.INVALID_INPUT, 1)).handling()).isEqualTo(ErrorHandling.IGNORE);
         assertThat(policy.evaluate(failure(ErrorCode.LLM_REFUSAL, 2)).stopReason()).isEqualTo(StopReason.RETRY_LIMIT);
     }
+
+    @Test
+    void aStopByARuleNamesTheSettingThatMadeItAndBlamesNoLimit() {
+        ErrorPolicy policy = ErrorPolicy.seed000Default()
+                .withCode(ErrorCode.LLM_RATE_LIMIT, ErrorHandling.STOP, "policy.code.llm-rate-limit=stop");
+
+        PolicyDecision decision = policy.evaluate(failure(ErrorCode.LLM_RATE_LIMIT, 1));
+
+        assertThat(decision.handling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(decision.stopReason()).isEqualTo(StopReason.ERROR);
+        assertThat(decision.rule()).isEqualTo("policy.code.llm-rate-limit=stop");
+        assertThat(decision.reason()).isEqualTo("Rate_limit error, not retried: policy.code.llm-rate-limit=stop");
+    }
+
+    @Test
+    void aStopByAPresetsRuleSaysTheRuleNotALimitThatWasNotReached() {
+        PolicyDecision decision = ErrorPolicy.seed000Default().evaluate(failure(ErrorCode.LLM_REFUSAL, 1));
+
+        assertThat(decision.reason()).isEqualTo("Model error, not retried: default policy, code llm-refusal");
+    }
+
+    @Test
+    void categoryPresetAndLimitSettingsAreNamedByTheDecisionsTheyMake() {
+        ErrorPolicy policy = ErrorPolicy.retryToolErrors(3).chosenBy("policy.preset=retry-tool-errors")
+                .withCategory(ErrorCategory.MODEL, ErrorHandling.RETRY, "policy.category.model=retry")
+                .withMaxRetries(2, "policy.max.attempts=2");
+
+        assertThat(policy.evaluate(failure(ErrorCategory.MODEL, 1)).rule()).isEqualTo("policy.category.model=retry");
+        assertThat(policy.evaluate(failure(ErrorCategory.TOOL, 1)).rule()).isEqualTo("policy.preset=retry-tool-errors, category tool");
+        PolicyDecision limit = policy.evaluate(failure(ErrorCategory.TOOL, 2));
+        assertThat(limit.stopReason()).isEqualTo(StopReason.RETRY_LIMIT);
+        assertThat(limit.rule()).isEqualTo("policy.preset=retry-tool-errors, category tool, limit policy.max.attempts=2");
+        assertThat(limit.reason()).isEqualTo("Tool error after 2 consecutive failures (max: 2)");
+    }
+
+    @Test
+    void seed002MaxRetriesCountsFailuresSoFiveMeansFourRetries() {
+        ErrorPolicy policy = ErrorPolicy.retryAll(5);
+        int retries = 0;
+        for (int failures = 1; policy.evaluate(failure(ErrorCategory.TOOL, failures)).handling() == ErrorHandling.RETRY; failures++) {
+            retries++;
+        }
+        assertThat(retries).isEqualTo(4);
+        assertThat(ErrorPolicy.retryAll(1).evaluate(failure(ErrorCategory.TOOL, 1)).handling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(ErrorPolicy.retryAll(0).evaluate(failure(ErrorCategory.TOOL, 1)).handling()).isEqualTo(ErrorHandling.STOP);
+    }
 }

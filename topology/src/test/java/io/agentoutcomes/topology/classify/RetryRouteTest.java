@@ -145,7 +145,7 @@ class RetryRouteTest {
         ClassifiedOutcome dead = deadLetter.readValue();
         assertThat(dead.getResultType()).isEqualTo(ResultType.PERMANENT_FAILURE);
         assertThat(dead.getDecision().getStopReason()).isEqualTo(StopReason.ERROR);
-        assertThat(dead.getDecision().getReason()).isEqualTo("Model error after 1 consecutive failures (max: 5)");
+        assertThat(dead.getDecision().getReason()).isEqualTo("Model error, not retried: default policy, code llm-refusal");
         assertThat(dead.getRetryCount()).isZero();
     }
 

@@ -123,4 +123,29 @@ class Seed000AttemptsTest {
         assertThat(next.getDecision().getHandling()).isEqualTo(ErrorHandling.RETRY);
         assertThat(next.getDecision().getReason()).isEqualTo("Timeout error, retrying (1/5)");
     }
+
+    @Test
+    void aLaterFailureOfAStoppedTaskIsAPermanentFailureAsDocsClassificationSays() {
+        TaskAttempts stopped = Decisions.next(FRESH, classify(timeout(4, null), FRESH));
+
+        ClassifiedOutcome later = classify(timeout(5, null), stopped);
+
+        assertThat(later.getDecision().getHandling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(later.getResultType()).isEqualTo(io.agentoutcomes.avro.ResultType.PERMANENT_FAILURE);
+        assertThat(later.getDecision().getReason()).isEqualTo("Timeout error after 6 consecutive failures (max: 5)");
+    }
+
+    @Test
+    void aLaterFailureOfATaskStoppedByARuleBlamesTheEarlierStopNotALimit() {
+        AgentResult refusal = AgentResult.newBuilder().setResultId("r-refused").setAgentId("a").setTaskId("t")
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build())
+                .build();
+        TaskAttempts stopped = Decisions.next(FRESH, classify(refusal, FRESH));
+
+        ClassifiedOutcome later = classify(timeout(1, null), stopped);
+
+        assertThat(later.getResultType()).isEqualTo(io.agentoutcomes.avro.ResultType.PERMANENT_FAILURE);
+        assertThat(later.getDecision().getStopReason()).isEqualTo(StopReason.ERROR);
+        assertThat(later.getDecision().getReason()).isEqualTo("Timeout error, not retried: task stopped before (error)");
+    }
 }

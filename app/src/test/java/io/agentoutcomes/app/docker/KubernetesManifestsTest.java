@@ -1,0 +1,261 @@
+package io.agentoutcomes.app.docker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
+import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.app.config.EnvironmentVariables;
+import io.agentoutcomes.app.http.HttpSecurity;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * docker/kubernetes/ cannot be applied here (no cluster): the checks {@link DockerComposeTest} makes of compose, made
+ * of the manifests. Every {@code AGENT_OUTCOMES_*} variable is a declared setting, each pod's environment (the image's
+ * ENV, then the StatefulSet's, {@code $(POD_NAME)} and the Secrets' values substituted as Kubernetes does) loads as an
+ * external cluster and registry with credentials and TLS, the probes ask the right paths on the right port and scheme,
+ * and the headless service gives each pod the name it advertises.
+ */
+class KubernetesManifestsTest {
+    private static final String DIR = "kubernetes/";
+    /** What the operator puts in the Secrets (docs/operations.md#kubernetes says how). */
+    private static final Map<String, String> SECRETS = Map.of(
+            "agent-outcomes-http/basic-user-info", "ops:0f8c6a3e9d1b47c2",
+            "agent-outcomes-http/keystore-password", "5e2d7b91c4a06f38");
+
+    private final Map<String, JsonNode> resources = new LinkedHashMap<>();
+
+    KubernetesManifestsTest() {
+        DockerFiles.yaml(DIR + "kustomization.yaml").get("resources").forEach(file -> {
+            JsonNode resource = DockerFiles.yaml(DIR + file.asText());
+            resources.put(resource.get("kind").asText() + "/" + resource.get("metadata").get("name").asText(), resource);
+        });
+    }
+
+    private JsonNode statefulSet() {
+        return resources.get("StatefulSet/agent-outcomes");
+    }
+
+    private JsonNode container() {
+        JsonNode containers = statefulSet().at("/spec/template/spec/containers");
+        assertThat(containers.size()).isEqualTo(1);
+        return containers.get(0);
+    }
+
+    /** The headless service the StatefulSet names as its service. */
+    private JsonNode headless() {
+        return resources.get("Service/" + statefulSet().at("/spec/serviceName").asText());
+    }
+
+    /**
+     * A pod's environment: the image's ENV, then the container's {@code env} in order, {@code $(VAR)} replaced by the
+     * variables defined before it (as Kubernetes does; an undefined one stays as written), the pod's name from its
+     * {@code fieldRef} and secrets from {@link #SECRETS}.
+     */
+    private Map<String, String> environmentOf(String pod) {
+        Map<String, String> env = new HashMap<>(DockerFiles.dockerfile().env());
+        Map<String, String> defined = new LinkedHashMap<>();
+        for (JsonNode variable : container().get("env")) {
+            String name = variable.get("name").asText();
+            String value;
+            if (variable.has("value")) {
+                value = substitute(variable.get("value").asText(), defined);
+            } else if (variable.at("/valueFrom/fieldRef/fieldPath").asText().equals("metadata.name")) {
+                value = pod;
+            } else {
+                JsonNode secret = variable.at("/valueFrom/secretKeyRef");
+                value = SECRETS.get(secret.get("name").asText() + "/" + secret.get("key").asText());
+                assertThat(value).as(name + " from an unknown secret key " + secret).isNotNull();
+            }
+            defined.put(name, value);
+        }
+        env.putAll(defined);
+        return env;
+    }
+
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\(([A-Za-z_][A-Za-z0-9_]*)\\)");
+
+    private static String substitute(String value, Map<String, String> defined) {
+        Matcher reference = REFERENCE.matcher(value);
+        StringBuilder result = new StringBuilder();
+        while (reference.find()) {
+            String given = defined.get(reference.group(1));
+            reference.appendReplacement(result, Matcher.quoteReplacement(given != null ? given : reference.group()));
+        }
+        reference.appendTail(result);
+        return result.toString();
+    }
+
+    private AppConfig configOf(String pod) {
+        return ConfigLoader.load(Optional.empty(), environmentOf(pod), Map.of());
+    }
+
+    private List<String> pods() {
+        List<String> pods = new ArrayList<>();
+        for (int i = 0; i < statefulSet().at("/spec/replicas").asInt(); i++) {
+            pods.add(statefulSet().at("/metadata/name").asText() + "-" + i);
+        }
+        return pods;
+    }
+
+    @Test
+    void kustomizeListsAStatefulSetItsHeadlessServiceAClientServiceAndADisruptionBudget() {
+        assertThat(resources.keySet()).containsExactlyInAnyOrder("StatefulSet/agent-outcomes",
+                "Service/agent-outcomes-headless", "Service/agent-outcomes", "PodDisruptionBudget/agent-outcomes");
+        assertThat(pods()).containsExactly("agent-outcomes-0", "agent-outcomes-1");
+    }
+
+    @Test
+    void everyAgentOutcomesVariableIsARealSettingAndNoSecretIsWrittenInTheManifest() {
+        List<String> settings = new ArrayList<>();
+        for (JsonNode variable : container().get("env")) {
+            String name = variable.get("name").asText();
+            if (!name.startsWith(EnvironmentVariables.PREFIX)) {
+                continue;
+            }
+            String setting = EnvironmentVariables.setting(name).orElseThrow();
+            settings.add(setting);
+            assertThat(AgentOutcomesConfig.isDeclared(setting)).as(setting + " is declared").isTrue();
+            if (AgentOutcomesConfig.isSecret(setting)) {
+                assertThat(variable.has("value")).as(setting + " comes from a Secret, not the manifest").isFalse();
+                assertThat(variable.at("/valueFrom/secretKeyRef").isMissingNode()).as(setting).isFalse();
+            }
+        }
+        assertThat(settings).contains("bootstrap.servers", "schema.registry.url", "http.advertised.host",
+                "http.auth.basic.user.info", "http.tls.keystore.location", "http.tls.keystore.password");
+    }
+
+    @Test
+    void eachPodLoadsAsAnExternalClusterAndRegistryWithCredentialsAndHttpsAdvertisingItsOwnName() {
+        for (String pod : pods()) {
+            AppConfig config = configOf(pod);
+            HttpSecurity security = config.httpSecurity();
+
+            assertThat(config.embeddedKafka()).isFalse();
+            assertThat(config.embeddedRegistry()).isFalse();
+            assertThat(config.httpHost()).isEqualTo("0.0.0.0");
+            assertThat(config.httpAdvertisedHost()).isEqualTo(pod + "." + headless().at("/metadata/name").asText());
+            assertThat(security.problems()).as(pod).isEmpty();
+            assertThat(security.authRequired()).isTrue();
+            assertThat(security.tls()).isTrue();
+            assertThat(security.basicUserInfo()).hasValue(SECRETS.get("agent-outcomes-http/basic-user-info"));
+            assertThat(config.kafka()).containsEntry("num.standby.replicas", "1");
+        }
+    }
+
+    /** Kubernetes expands $(VAR) only from variables defined earlier in the list: POD_NAME must come first. */
+    @Test
+    void thePodsNameIsDefinedBeforeTheAdvertisedHostThatUsesIt() {
+        List<String> names = new ArrayList<>();
+        for (JsonNode variable : container().get("env")) {
+            Matcher reference = REFERENCE.matcher(variable.path("value").asText());
+            while (reference.find()) {
+                assertThat(names).as(variable.get("name").asText() + " uses $(" + reference.group(1) + ")")
+                        .contains(reference.group(1));
+            }
+            names.add(variable.get("name").asText());
+        }
+    }
+
+    @Test
+    void theProbesAskLivenessAndReadinessOnTheHttpPortOverHttps() {
+        AppConfig config = configOf("agent-outcomes-0");
+        JsonNode port = container().get("ports").get(0);
+        String scheme = config.httpSecurity().tls() ? "HTTPS" : "HTTP";
+
+        assertThat(port.get("containerPort").asInt()).isEqualTo(config.httpPort());
+        for (String probe : List.of("livenessProbe", "readinessProbe")) {
+            JsonNode get = container().get(probe).get("httpGet");
+            assertThat(get.get("port").asText()).as(probe).isIn(port.get("name").asText(), String.valueOf(config.httpPort()));
+            assertThat(get.get("scheme").asText()).as(probe).isEqualTo(scheme);
+        }
+        assertThat(container().at("/livenessProbe/httpGet/path").asText()).isEqualTo("/health/live");
+        assertThat(container().at("/readinessProbe/httpGet/path").asText()).isEqualTo("/health/ready");
+        assertThat(container().has("startupProbe")).as("/health/live answers from the start: no start-up probe needed").isFalse();
+    }
+
+    @Test
+    void theHeadlessServiceGivesEveryPodItsNameAndPublishesThemBeforeTheyAreReady() {
+        JsonNode headless = headless();
+        Map<String, String> podLabels = new HashMap<>();
+        statefulSet().at("/spec/template/metadata/labels").fields()
+                .forEachRemaining(label -> podLabels.put(label.getKey(), label.getValue().asText()));
+
+        assertThat(headless.at("/spec/clusterIP").asText()).isEqualTo("None");
+        assertThat(headless.at("/spec/publishNotReadyAddresses").asBoolean()).isTrue();
+        assertThat(headless.at("/spec/ports/0/targetPort").asText()).isEqualTo(container().at("/ports/0/name").asText());
+        for (JsonNode service : List.of(headless, resources.get("Service/agent-outcomes"),
+                resources.get("PodDisruptionBudget/agent-outcomes").at("/spec/selector"))) {
+            JsonNode selector = service.has("spec") ? service.at("/spec/selector") : service.get("matchLabels");
+            selector.fields().forEachRemaining(label -> assertThat(podLabels).containsEntry(label.getKey(), label.getValue().asText()));
+        }
+        statefulSet().at("/spec/selector/matchLabels").fields()
+                .forEachRemaining(label -> assertThat(podLabels).containsEntry(label.getKey(), label.getValue().asText()));
+    }
+
+    @Test
+    void statePersistsOnAVolumePerPodAsTheImagesUserAndAStopHasTimeToCommit() {
+        Map<String, String> image = DockerFiles.dockerfile().env();
+        List<String> mounts = new ArrayList<>();
+        container().get("volumeMounts").forEach(mount -> mounts.add(mount.get("name").asText() + ":" + mount.get("mountPath").asText()));
+        String user = DockerFiles.dockerfile().last("USER");
+
+        assertThat(mounts).contains("data:" + image.get("AGENT_OUTCOMES_DATA_DIR"));
+        assertThat(statefulSet().at("/spec/volumeClaimTemplates/0/metadata/name").asText()).isEqualTo("data");
+        assertThat(statefulSet().at("/spec/template/spec/securityContext/runAsUser").asText() + ":"
+                + statefulSet().at("/spec/template/spec/securityContext/runAsGroup").asText()).isEqualTo(user);
+        assertThat(statefulSet().at("/spec/template/spec/terminationGracePeriodSeconds").asInt())
+                .as("more than the 30 s a clean stop may take").isGreaterThan(30);
+        AppConfig config = configOf("agent-outcomes-0");
+        String keystore = config.httpSecurity().keystore().orElseThrow().location().toString();
+        assertThat(mounts.stream().filter(mount -> mount.startsWith("tls:"))
+                .map(mount -> mount.substring("tls:".length()))).anySatisfy(path -> assertThat(keystore).startsWith(path + "/"));
+    }
+
+    /** docker/make-tls.sh run with the names docs/operations.md gives: a certificate naming every pod's advertised host. */
+    @Test
+    void theDocumentedKeystoreNamesEveryPodsAdvertisedHost(@TempDir Path tls) throws Exception {
+        Matcher hosts = Pattern.compile("TLS_HOSTS=(\\S+)").matcher(Files.readString(Path.of("..", "docs", "operations.md")));
+        assertThat(hosts.find()).as("docs/operations.md gives TLS_HOSTS for Kubernetes").isTrue();
+        String password = SECRETS.get("agent-outcomes-http/keystore-password");
+        ProcessBuilder script = new ProcessBuilder(DockerFiles.DOCKER.resolve("make-tls.sh").toAbsolutePath().toString())
+                .redirectErrorStream(true);
+        script.environment().put("PATH", Path.of(System.getProperty("java.home"), "bin") + ":"
+                + script.environment().getOrDefault("PATH", "/usr/bin:/bin"));
+        script.environment().put("TLS_DIR", tls.toString());
+        script.environment().put("TLS_HOSTS", hosts.group(1));
+        script.environment().put("AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD", password);
+        Process process = script.start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+
+        KeyStore keystore = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(tls.resolve("http.p12"))) {
+            keystore.load(in, password.toCharArray());
+        }
+        List<String> names = new ArrayList<>();
+        ((X509Certificate) keystore.getCertificate("agent-outcomes")).getSubjectAlternativeNames()
+                .forEach(name -> names.add(String.valueOf(name.get(1))));
+        for (String pod : pods()) {
+            assertThat(names).contains(configOf(pod).httpAdvertisedHost());
+        }
+    }
+}
