@@ -180,7 +180,7 @@ final class HostileCorpus {
                         Classified.as(task("null-key-avro"), 1, ResultType.SUCCESS)),
                 HostileCase.of("huge-headers", withHeader(agent(AGENT_JSON, task("huge-headers"),
                         "{\"result_id\":\"hostile-huge-headers\",\"status\":\"success\",\"data\":{}}"), "trace-baggage",
-                        "b".repeat(300_000)), Classified.as(task("huge-headers"), 1, ResultType.SUCCESS)),
+                        "b".repeat(300_000)), Rejected.because("too-large")),
                 HostileCase.of("huge-json", agent(AGENT_JSON, task("huge-json"), "{\"result_id\":\"hostile-huge-json\","
                         + "\"status\":\"success\",\"data\":{\"blob\":\"" + "y".repeat(700_000) + "\"}}"),
                         Rejected.because("too-large")),
