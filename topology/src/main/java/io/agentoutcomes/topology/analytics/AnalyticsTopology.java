@@ -32,14 +32,17 @@ import org.apache.kafka.streams.state.Stores;
  * {@code flushInterval}, each stamped with its window's start, through one repartition topic, keyed by window,
  * agent, model and provider, to the task that owns that key; so the repartition costs a write and a read per key and
  * flush, not per record. There the partials are merged into the window's aggregate, which is published to
- * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when stream time
- * passes its end plus the grace period; a partial for a window already closed is dropped and counted. The store
+ * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when every task
+ * that may still send partials for it is past its end plus the grace period ({@link SourceProgress}); a partial for a
+ * window already closed is dropped and counted. The store
  * {@value #WINDOWS_STORE} keeps running totals (size {@code total}) and closed windows for a while (1m windows two
  * hours, 1h windows seven days), for queries and the dashboard.
  */
 public final class AnalyticsTopology {
     public static final String PARTIALS_STORE = "analytics-partials";
     public static final String WINDOWS_STORE = "analytics-windows";
+    /** The merge step's record of how far each source of partials has got ({@link SourceProgress}). */
+    public static final String SOURCES_STORE = "analytics-sources";
 
     /** The aggregation windows: their name (in keys and topics) and length; TOTAL has none. */
     public enum WindowSize {
@@ -124,13 +127,16 @@ public final class AnalyticsTopology {
         builder.addStateStore(PartialAggregatesStore.builder(PARTIALS_STORE, serde));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
                 .withCachingEnabled());
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SOURCES_STORE), Serdes.Integer(),
+                Serdes.Long()));
         // One stream of both kinds for the pre-aggregator, which tells them apart; a cast, not a mapValues: a node
         // costs a forward and a copy of the record's headers per record.
         KStream<String, Object> events = asObjects(outcomes).merge(asObjects(continuations), Named.as("analytics-events"));
         KStream<String, AgentMetrics> windows = events
                 .process(() -> new PreAggregator(flushInterval), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
-                .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials"))
-                .process(() -> new WindowMerger(grace), Named.as("analytics-merge"), WINDOWS_STORE);
+                .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials")
+                        .withStreamPartitioner(new SourceProgress.Partitioner<>()))
+                .process(() -> new WindowMerger(grace), Named.as("analytics-merge"), WINDOWS_STORE, SOURCES_STORE);
         windows.filter((key, metrics) -> metrics.getWindowStart() != null
                         && WindowKey.decode(key).size() == WindowSize.ONE_MINUTE, Named.as("analytics-1m"))
                 .to(topics.agentMetrics1m.name(), topics.agentMetrics1m.produced().withName("write-agent-metrics-1m"));

@@ -22,6 +22,12 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
     private final Duration flushInterval;
     private ProcessorContext<String, AgentMetrics> context;
     private PartialAggregatesStore partials;
+    /** The latest timestamp aggregated since this task started (-1: none yet), for the progress records. */
+    private long aggregatedUpTo = -1;
+    /** Whether anything was aggregated since the last flush. */
+    private boolean aggregatedSinceFlush;
+    /** When this task started (wall clock). */
+    private long startedAt;
 
     PreAggregator(Duration flushInterval) {
         this.flushInterval = flushInterval;
@@ -31,29 +37,45 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
     public void init(ProcessorContext<String, AgentMetrics> context) {
         this.context = context;
         this.partials = context.getStateStore(PARTIALS_STORE);
-        context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, now -> flush());
+        this.startedAt = context.currentSystemTimeMs();
+        context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, this::flush);
     }
 
     @Override
     public void process(Record<String, Object> record) {
         if (record.value() instanceof ClassifiedOutcome outcome) {
-            MetricsAggregator.Key.of(outcome).ifPresent(key ->
-                    partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), key, outcome));
+            MetricsAggregator.Key.of(outcome).ifPresent(key -> {
+                partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), key, outcome);
+                aggregated(record.timestamp());
+            });
         } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
             MetricsAggregator.Key key = new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
                     MetricsAggregator.UNKNOWN);
             partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), key, event);
+            aggregated(record.timestamp());
         }
+    }
+
+    private void aggregated(long timestamp) {
+        aggregatedUpTo = Math.max(aggregatedUpTo, timestamp);
+        aggregatedSinceFlush = true;
     }
 
     /**
      * Forwards every partial stamped with its own window's start (running totals with 0), not with this task's
      * stream time: the merger closes windows by the time of the partials it sees, and a window whose records
-     * arrived in time must not look late because the same flush also carries a later window.
+     * arrived in time must not look late because the same flush also carries a later window. Then this task's
+     * progress ({@link SourceProgress}), to every merge task.
      */
-    private void flush() {
+    private void flush(long now) {
         for (KeyValue<String, AgentMetrics> partial : partials.drain()) {
             context.forward(new Record<>(partial.key, partial.value, WindowKey.decode(partial.key).start()));
         }
+        SourceProgress.State state = aggregatedSinceFlush ? SourceProgress.State.BUSY
+                : aggregatedUpTo < 0 && now - startedAt < SourceProgress.STARTING_FOR_MS ? SourceProgress.State.STARTING
+                : SourceProgress.State.IDLE;
+        aggregatedSinceFlush = false;
+        String key = new SourceProgress.Report(context.taskId().partition(), state, aggregatedUpTo).key();
+        context.forward(new Record<>(key, null, Math.max(0, aggregatedUpTo)));
     }
 }

@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.analytics;
 
+import static io.agentoutcomes.topology.analytics.AnalyticsTopology.SOURCES_STORE;
 import static io.agentoutcomes.topology.analytics.AnalyticsTopology.WINDOWS_STORE;
 
 import io.agentoutcomes.avro.AgentMetrics;
@@ -10,26 +11,32 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** Merges partials into window aggregates, publishes each change, and closes windows after their grace. */
+/**
+ * Merges partials into window aggregates, publishes each change, and closes windows after their grace, by the progress
+ * of every source of partials ({@link SourceProgress}).
+ */
 public final class WindowMerger implements Processor<String, AgentMetrics, String, AgentMetrics> {
+    /** Windows end on whole minutes: which are closed changes only when the close time passes one. */
+    private static final long MINUTE_MS = 60_000;
     private final Duration grace;
     private ProcessorContext<String, AgentMetrics> context;
     private KeyValueStore<String, AgentMetrics> windows;
     private Sensor late;
+    private KeyValueStore<Integer, Long> sourceTimes;
+    /** How far each source of partials has got; windows close by the slowest that may still send. */
+    private final SourceProgress progress = new SourceProgress();
     /**
-     * The latest window start among the partials merged here: the time windows close by. Not the task's stream
-     * time, which other inputs of the task (or, in a test driver, the whole topology) can carry past a window
-     * whose partials are still on their way. It starts at 0 after a restart, so windows then close late, never
-     * early; a window already closed says so in the store.
+     * The time windows are closed up to (end plus grace at or before it): only ever grows. It starts from the sources'
+     * stored times after a restart, so windows then close late, never early; a window already closed says so in the
+     * store.
      */
-    private long partialTime;
+    private long closedUpTo = Long.MIN_VALUE;
 
     WindowMerger(Duration grace) {
         this.grace = grace;
@@ -41,16 +48,28 @@ public final class WindowMerger implements Processor<String, AgentMetrics, Strin
         this.windows = context.getStateStore(WINDOWS_STORE);
         this.late = context.metrics().addRateTotalSensor("agent-outcomes-analytics", WINDOWS_STORE,
                 "late-partials-dropped", Sensor.RecordingLevel.INFO);
-        context.schedule(Duration.ofSeconds(1), PunctuationType.STREAM_TIME, streamTime -> closeWindows(partialTime));
+        this.sourceTimes = context.getStateStore(SOURCES_STORE);
+        try (KeyValueIterator<Integer, Long> all = sourceTimes.all()) {
+            all.forEachRemaining(source -> progress.restore(source.key, source.value));
+        }
+        closedUpTo = progress.closeTime();
     }
 
     @Override
     public void process(Record<String, AgentMetrics> record) {
+        if (SourceProgress.isProgress(record.key())) {
+            SourceProgress.Report report = SourceProgress.parse(record.key());
+            long advanced = progress.update(report);
+            if (advanced >= 0) {
+                sourceTimes.put(report.source(), advanced);
+            }
+            advance(progress.closeTime());
+            return;
+        }
         WindowKey key = WindowKey.decode(record.key());
-        partialTime = Math.max(partialTime, record.timestamp());
         AgentMetrics current = windows.get(record.key());
         if (key.end() != null && (current != null && current.getWindowClosed()
-                || current == null && closed(key, partialTime))) {
+                || current == null && closed(key, closedUpTo))) {
             late.record();
             return;
         }
@@ -64,13 +83,29 @@ public final class WindowMerger implements Processor<String, AgentMetrics, Strin
         context.forward(record.withValue(merged));
     }
 
-    private boolean closed(WindowKey key, long streamTime) {
-        return key.end().plus(grace).toEpochMilli() <= streamTime;
+    private boolean closed(WindowKey key, long time) {
+        return key.end().toEpochMilli() + grace.toMillis() <= time;
     }
 
     /**
-     * Publishes every window past its grace (by the partials' time) once more, marked closed, and keeps it (closed) for queries until it
-     * is older than its size's retention.
+     * Moves the close time on; when it passes a minute boundary (where windows end), closes the windows past their
+     * grace and forgets those past their retention.
+     */
+    private void advance(long closeTime) {
+        if (closeTime <= closedUpTo) {
+            return;
+        }
+        long before = closedUpTo;
+        closedUpTo = closeTime;
+        if (before == Long.MIN_VALUE || Math.floorDiv(before - grace.toMillis(), MINUTE_MS)
+                != Math.floorDiv(closeTime - grace.toMillis(), MINUTE_MS)) {
+            closeWindows(closeTime);
+        }
+    }
+
+    /**
+     * Publishes every window past its grace (by the sources' progress) once more, marked closed, and keeps it (closed)
+     * for queries until it is older than its size's retention.
      */
     private void closeWindows(long now) {
         List<KeyValue<String, AgentMetrics>> toClose = new ArrayList<>();
