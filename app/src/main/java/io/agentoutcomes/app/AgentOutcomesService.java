@@ -13,6 +13,7 @@ import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
+import io.agentoutcomes.app.streams.InstanceName;
 import io.agentoutcomes.app.streams.RejectingDeserializationHandler;
 import io.agentoutcomes.app.streams.RejectingProcessingHandler;
 import io.agentoutcomes.app.streams.RejectingProductionHandler;
@@ -44,6 +45,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -72,6 +74,8 @@ public final class AgentOutcomesService implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** The service's {@code num.stream.threads} unless set (Kafka Streams' own default is 1). */
     public static final int DEFAULT_STREAM_THREADS = 2;
+    /** The service's {@code session.timeout.ms} unless set (Kafka's own default is 45 s). */
+    public static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final AppConfig config;
@@ -295,8 +299,16 @@ public final class AgentOutcomesService implements AutoCloseable {
         // own, and the analytics windows take late records within their grace.
         props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
         // Two stream threads: the classification tasks and the analytics' merge tasks run side by side (measured in
-        // docs/benchmarks.md: 19 % more throughput than one thread on two cores; no gain without the analytics).
+        // docs/benchmarks.md: 28 % more throughput than one thread on two cores; no gain without the analytics).
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
+        // Back in seconds after a crash: a static member (a name kept in the data directory) restarted takes its
+        // partitions back at once instead of waiting out its dead self's session (45 s by Kafka's default); a member
+        // that does not come back loses them after 10 s. With several instances, a standby of every task is kept warm
+        // on another, so the one that takes a task over does not restore it from the changelog first.
+        props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, InstanceName.of(config.dataDir()));
+        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS);
+        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS / 3);
+        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
         if (config.replicationFactor() > 0) {
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         }

@@ -103,11 +103,14 @@ public final class QueryFanOut {
 
     /**
      * The instance holding a key of a store (empty when it is this one) and the key's partition; {@link QueryUnavailable}
-     * while no instance holds the key's partition (a rebalance).
+     * while no instance holds the key's partition. While partitions move (REBALANCING) the last assignment still names
+     * the owners: a partition this instance keeps answers throughout (its task stays open through a cooperative
+     * rebalance), one it is losing or gaining is not open for queries and answers 503 ({@link #partition}).
      */
     public <K> Owner ownerOf(String store, K key, Serializer<K> keySerializer) {
-        if (streams.state() != KafkaStreams.State.RUNNING) {
-            throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
+        KafkaStreams.State state = streams.state();
+        if (state != KafkaStreams.State.RUNNING && state != KafkaStreams.State.REBALANCING) {
+            throw new QueryUnavailable("Kafka Streams is " + state + ": partitions are being assigned");
         }
         KeyQueryMetadata metadata = streams.queryMetadataForKey(store, key, keySerializer);
         if (metadata == null || metadata.equals(KeyQueryMetadata.NOT_AVAILABLE)) {
