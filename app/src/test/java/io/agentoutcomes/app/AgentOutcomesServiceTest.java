@@ -616,6 +616,9 @@ class AgentOutcomesServiceTest {
                     .containsExactly("claude-haiku", "gpt-4o-mini");
             assertThat(answer.at("/series/0/points/0/windowStart").asText()).isEqualTo(hour.toString());
             assertThat(answer.at("/series/0/points/0/windowClosed").asBoolean()).isTrue();
+            // issue 19 item 4: the answer says it reads uncommitted state
+            assertThat(answer.get("isolationLevel").asText()).isEqualTo("read_uncommitted");
+            assertThat(byModel.headers().firstValue("X-Isolation-Level")).contains("read_uncommitted");
         }
     }
 

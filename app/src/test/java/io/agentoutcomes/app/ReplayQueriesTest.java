@@ -95,6 +95,14 @@ class ReplayQueriesTest {
             assertThat(job0.at("/nodes/1/attempts/0/resultType").asText()).isEqualTo("RETRYABLE_FAILURE");
             assertThat(get(b, "/jobs/job-0/completed").body()).isEqualTo(
                     "{\"jobId\":\"job-0\",\"completedNodeIds\":[\"n0\"],\"cursorNode\":\"n0\"}");
+            // issue 19 item 4: every job answer says it reads uncommitted state (a crash may take a count back)
+            for (String path : List.of("/jobs/job-0", "/jobs/job-0/completed", "/jobs")) {
+                assertThat(get(b, path).headers().firstValue("X-Isolation-Level")).as("%s's isolation header", path)
+                        .contains("read_uncommitted");
+                assertThat(get(a, path).headers().firstValue("X-Isolation-Level")).as("%s's isolation header", path)
+                        .contains("read_uncommitted");
+            }
+            assertThat(JSON.readTree(get(b, "/jobs").body()).get("isolationLevel").asText()).isEqualTo("read_uncommitted");
             HttpResponse<String> missing = get(b, "/jobs/no-such-job");
             assertThat(missing.statusCode()).isEqualTo(404);
             assertThat(missing.body()).isEqualTo("{\"error\":\"job not found\",\"detail\":\"no-such-job\"}");

@@ -26,6 +26,14 @@ final class QueryRoutes {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JSON_TYPE = "application/json";
     private static final String HTML_TYPE = "text/html; charset=utf-8";
+    /**
+     * What every job and analytics answer reads: the state stores as the stream threads left them, including work of
+     * the transaction under way, which a crash aborts and the instance that takes over does again (the final values
+     * are exact; an answer between may show a count a crash then takes back). Said in a header of every such answer,
+     * and in the body of {@code /analytics} and {@code /jobs}, with Kafka's name for it.
+     */
+    static final String ISOLATION_HEADER = "X-Isolation-Level";
+    static final String ISOLATION = "read_uncommitted";
 
     private final JobQueries jobs;
     private final AnalyticsQueries analytics;
@@ -76,7 +84,8 @@ final class QueryRoutes {
         ObjectNode body = JSON.createObjectNode();
         ArrayNode list = body.putArray("jobs");
         page.jobs().forEach(job -> list.add(summary(job)));
-        json(exchange, 200, body.put("next", page.next()));
+        uncommitted(exchange);
+        json(exchange, 200, body.put("next", page.next()).put("isolationLevel", ISOLATION));
     }
 
     private static int limit(Map<String, String> query) {
@@ -107,11 +116,15 @@ final class QueryRoutes {
     void job(HttpExchange exchange, String jobId, boolean completedOnly) throws IOException {
         JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded(exchange));
         if (answer instanceof JobQueries.Found found) {
+            uncommitted(exchange);
             json(exchange, 200, completedOnly ? completed(found.state()) : (ObjectNode) AvroJson.toJson(found.state()));
         } else if (answer instanceof JobQueries.NotFound notFound) {
             json(exchange, 404, error("job not found", notFound.jobId()));
         } else if (answer instanceof JobQueries.Relayed relayed) {
             retryAfterOn503(exchange, relayed.status());
+            if (relayed.status() == 200) {
+                uncommitted(exchange);
+            }
             HttpResponses.send(exchange, relayed.status(), JSON_TYPE, relayed.body());
         } else {
             unavailable(exchange, ((JobQueries.Unavailable) answer).reason());
@@ -150,7 +163,8 @@ final class QueryRoutes {
             throw new HttpResponses.BadRequest("window must be 1m, 1h or total and by agent, model or provider; got window="
                     + window + ", by=" + by);
         }
-        ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", by.toLowerCase(Locale.ROOT));
+        ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", by.toLowerCase(Locale.ROOT))
+                .put("isolationLevel", ISOLATION);
         ArrayNode series = body.putArray("series");
         for (AnalyticsQueries.Series group : analytics.series(size, dimension)) {
             ObjectNode entry = series.addObject().put("name", group.name());
@@ -161,7 +175,12 @@ final class QueryRoutes {
                 points.add(json);
             }
         }
+        uncommitted(exchange);
         json(exchange, 200, body);
+    }
+
+    private static void uncommitted(HttpExchange exchange) {
+        exchange.getResponseHeaders().set(ISOLATION_HEADER, ISOLATION);
     }
 
     private static WindowSize windowSize(String label) {
