@@ -9,10 +9,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The service as its own process, killed with SIGKILL at random points three times under a mixed load (JSON and Avro
  * results of every kind, node events, retries coming due while it is down), on a broker process of its own; then
- * everything counted with read_committed consumers against the generator's tally.
+ * everything counted with read_committed consumers against the generator's tally. At the service's defaults
+ * ({@link Scenarios#serviceSettings}): every topic, total and 1-minute and 1-hour window exact, ready and producing
+ * within 15 s of each restart.
  */
 class CrashRecoveryIT {
     private static final int KILLS = 3;
+    /** Issue 19: at the defaults, ready and producing again within 15 s of each restart. */
+    private static final Duration BACK_WITHIN = Duration.ofSeconds(15);
 
     @Test
     void serviceKilledThreeTimesUnderMixedLoadClassifiesRetriesAndCountsEveryInputExactlyOnce() throws Exception {
@@ -30,6 +34,7 @@ class CrashRecoveryIT {
                     producer.startSteady(load, 25, Duration.ofMillis(250));
                     long[] killedAt = new long[KILLS];
                     long[] healthyAt = new long[KILLS];
+                    long[] restartedAt = new long[KILLS];
                     Duration[] down = new Duration[KILLS];
                     Duration[] toHealthy = new Duration[KILLS];
                     for (int kill = 0; kill < KILLS; kill++) {
@@ -40,8 +45,12 @@ class CrashRecoveryIT {
                         Thread.sleep(2_000 + random.nextInt(3_000));
                         down[kill] = Duration.ofMillis(System.currentTimeMillis() - killedAt[kill]);
                         app.start(dir.resolve("app.log"));
-                        toHealthy[kill] = down[kill].plus(app.awaitHealthy(Duration.ofSeconds(120)));
+                        restartedAt[kill] = System.currentTimeMillis();
+                        Duration ready = app.awaitHealthy(Duration.ofSeconds(120));
+                        toHealthy[kill] = down[kill].plus(ready);
                         healthyAt[kill] = System.currentTimeMillis();
+                        softly.assertThat(ready).as("restart %d: from the start to /health/ready 200", kill + 1)
+                                .isLessThanOrEqualTo(BACK_WITHIN);
                     }
                     Thread.sleep(5_000);
                     producer.stop();
@@ -57,6 +66,9 @@ class CrashRecoveryIT {
                     for (int kill = 0; kill < KILLS; kill++) {
                         figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
                                 checks.msUntilEveryPartitionProduced(killedAt[kill]));
+                        long producing = checks.msUntilEveryPartitionProduced(restartedAt[kill]);
+                        softly.assertThat(producing).as("restart %d: ms from the start until every partition produced", kill + 1)
+                                .isBetween(0L, BACK_WITHIN.toMillis());
                     }
                     String health = app.healthState();
                     figures.put("health at the end", health);

@@ -56,10 +56,10 @@ final class Scenarios {
     }
 
     /**
-     * The service's settings under fault: two partitions; backoff of 1 to 2.5 s, capped at 4 s, so retries come due
-     * while an instance is down; a scheduler checking every 50 ms; analytics flushed every 200 ms with a grace of 40
-     * minutes (the load's event times span 30 minutes, so no window closes before the clock records); a consumer session
-     * of 6 s, so a killed member leaves the group quickly.
+     * The service's settings under fault: its defaults (exactly-once, 2 stream threads, static membership with a 10 s
+     * session, the 60 s analytics grace, the 1 s flush interval ...), with only the scenario's shape beside them: two
+     * partitions, the replication factor of its cluster, and a backoff of 1 to 2.5 s capped at 4 s, so retries come due
+     * while an instance is down.
      */
     static Map<String, String> serviceSettings(int replicationFactor) {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -70,11 +70,6 @@ final class Scenarios {
         settings.put("backoff.base.llm-rate-limit.ms", "2000");
         settings.put("backoff.base.llm-unavailable.ms", "2500");
         settings.put("backoff.cap.ms", "4000");
-        settings.put("retry.scheduler.interval.ms", "50");
-        settings.put("analytics.flush.interval.ms", "200");
-        settings.put("analytics.grace.ms", "2400000");
-        settings.put("session.timeout.ms", "6000");
-        settings.put("heartbeat.interval.ms", "1500");
         return settings;
     }
 }
