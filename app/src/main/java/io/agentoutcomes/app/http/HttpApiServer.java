@@ -110,7 +110,8 @@ public final class HttpApiServer implements AutoCloseable {
                        RestoreTracker restores, Map<String, Set<String>> storeTopics) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
-        this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(fanOut), analytics), metrics,
+        this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(fanOut), analytics,
+                self.host() + ":" + self.port()), metrics,
                 new DomainMeters(metrics, analytics::localTotals, maxLabelSets), new RetryScheduleMeters(metrics, streams));
     }
 

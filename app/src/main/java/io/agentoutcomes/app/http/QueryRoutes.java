@@ -35,12 +35,17 @@ final class QueryRoutes {
     static final String ISOLATION_HEADER = "X-Isolation-Level";
     static final String ISOLATION = "read_uncommitted";
 
+    /** Names, on a job answered from this instance's own store, the instance (its {@code application.server}). */
+    static final String ANSWERED_BY_HEADER = "X-Answered-By";
+
     private final JobQueries jobs;
     private final AnalyticsQueries analytics;
+    private final String self;
 
-    QueryRoutes(JobQueries jobs, AnalyticsQueries analytics) {
+    QueryRoutes(JobQueries jobs, AnalyticsQueries analytics, String self) {
         this.jobs = jobs;
         this.analytics = analytics;
+        this.self = self;
     }
 
     /** The page's answer while its data cannot be read completely: 503, reload in a second. */
@@ -117,6 +122,7 @@ final class QueryRoutes {
         JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded(exchange));
         if (answer instanceof JobQueries.Found found) {
             uncommitted(exchange);
+            exchange.getResponseHeaders().set(ANSWERED_BY_HEADER, self);
             json(exchange, 200, completedOnly ? completed(found.state()) : (ObjectNode) AvroJson.toJson(found.state()));
         } else if (answer instanceof JobQueries.NotFound notFound) {
             json(exchange, 404, error("job not found", notFound.jobId()));

@@ -53,14 +53,25 @@ class InstanceFailoverIT {
                     softly.assertThat(settled).as("jobs settled before the kill").isNotEmpty();
                     softly.assertThat(wrongBefore).as("job queries answered wrong before the kill").isEmpty();
 
+                    // the jobs the survivor answers from its own store: it must answer them throughout the failover
+                    Map<String, List<String>> owned = new TreeMap<>();
+                    for (Map.Entry<String, List<String>> job : settled.entrySet()) {
+                        if (first.get("/jobs/" + job.getKey() + "/completed").headers().firstValue("X-Answered-By").isPresent()) {
+                            owned.put(job.getKey(), job.getValue());
+                        }
+                    }
+                    figures.put("settled jobs the survivor answered from its own store before the kill", owned.size());
+
                     long killedAt = System.currentTimeMillis();
                     second.kill();
                     List<String> wrongDuring = new ArrayList<>();
+                    List<String> ownedUnanswered = new ArrayList<>();
                     int queriesDuring = 0;
                     long until = System.currentTimeMillis() + 15_000;
                     while (System.currentTimeMillis() < until) {
                         wrongDuring.addAll(wrongAnswers(first, settled, true));
-                        queriesDuring += settled.size();
+                        ownedUnanswered.addAll(wrongAnswers(first, owned, false));
+                        queriesDuring += settled.size() + owned.size();
                         Thread.sleep(500);
                     }
                     producer.stop();
@@ -68,6 +79,9 @@ class InstanceFailoverIT {
                     figures.put("job queries on the survivor during the failover", queriesDuring);
                     figures.put("/health of the survivor other than 200 after the kill", health.notHealthySince(killedAt));
                     softly.assertThat(wrongDuring).as("job queries answered wrong (not the state, not 503) during the failover")
+                            .isEmpty();
+                    figures.put("job queries on the survivor's own jobs not answered during the failover", ownedUnanswered.size());
+                    softly.assertThat(ownedUnanswered).as("the survivor's own jobs not answered (503 or wrong) during the failover")
                             .isEmpty();
 
                     figures.putAll(checks.finishAndCheck(load, producer, first, softly));
