@@ -74,8 +74,11 @@ public final class AgentOutcomesService implements AutoCloseable {
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
     /** The service's {@code num.stream.threads} unless set (Kafka Streams' own default is 1). */
     public static final int DEFAULT_STREAM_THREADS = 2;
-    /** The service's {@code session.timeout.ms} unless set (Kafka's own default is 45 s). */
-    public static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+    /**
+     * The service's {@code session.timeout.ms} unless set (Kafka's own default is 45 s): the least a broker allows by
+     * default ({@code group.min.session.timeout.ms}), with a heartbeat every 2 s.
+     */
+    public static final int DEFAULT_SESSION_TIMEOUT_MS = 6_000;
 
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final AppConfig config;
@@ -303,7 +306,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
         // Back in seconds after a crash: a static member (a name kept in the data directory) restarted takes its
         // partitions back at once instead of waiting out its dead self's session (45 s by Kafka's default); a member
-        // that does not come back loses them after 10 s. With several instances, a standby of every task is kept warm
+        // that does not come back loses them after 6 s. With several instances, a standby of every task is kept warm
         // on another, so the one that takes a task over does not restore it from the changelog first.
         props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, InstanceName.of(config.dataDir()));
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS);

@@ -81,13 +81,16 @@ class InstanceFailoverIT {
                     softly.assertThat(wrongDuring).as("job queries answered wrong (not the state, not 503) during the failover")
                             .isEmpty();
                     figures.put("job queries on the survivor's own jobs not answered during the failover", ownedUnanswered.size());
-                    softly.assertThat(ownedUnanswered).as("the survivor's own jobs not answered (503 or wrong) during the failover")
-                            .isEmpty();
+                    // its own jobs are answered while partitions move, unless their own task is moving (between its
+                    // threads too: closed on one, opened on the other); never refused because a rebalance is under way
+                    softly.assertThat(ownedUnanswered).as("the survivor's own jobs refused during the failover for a reason "
+                            + "other than their own partition moving").allMatch(answer -> answer.contains(" 503 ")
+                                    && answer.contains("is not open on this instance yet"));
 
                     figures.putAll(checks.finishAndCheck(load, producer, first, softly));
                     figures.fault("SIGKILL instance 2", null, Duration.ofMillis(health.msUntilHealthyAfter(killedAt)),
                             checks.msToNextOutcome(killedAt), checks.msUntilEveryPartitionProduced(killedAt));
-                    // issue 19: at the defaults (10 s session, a standby of every task) the survivor has taken the
+                    // issue 19: at the defaults (6 s session, a standby of every task) the survivor has taken the
                     // dead one's tasks over and is ready again within 15 s of the kill (Kafka's 45 s session: 46 s)
                     softly.assertThat(health.msUntilHealthyAfter(killedAt))
                             .as("ms from the kill until the survivor was ready again").isBetween(0L, 15_000L);

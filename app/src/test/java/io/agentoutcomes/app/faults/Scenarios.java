@@ -56,7 +56,7 @@ final class Scenarios {
     }
 
     /**
-     * The service's settings under fault: its defaults (exactly-once, 2 stream threads, static membership with a 10 s
+     * The service's settings under fault: its defaults (exactly-once, 2 stream threads, static membership with a 6 s
      * session, the 60 s analytics grace, the 1 s flush interval ...), with only the scenario's shape beside them: two
      * partitions, the replication factor of its cluster, and a backoff of 1 to 2.5 s capped at 4 s, so retries come due
      * while an instance is down.
