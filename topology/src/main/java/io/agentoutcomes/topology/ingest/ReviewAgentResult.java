@@ -21,7 +21,8 @@ import java.util.Locale;
  * a message but no error code: their code is {@value #NO_CODE}. Validated as seed 004's Zod schema (FR-025) does:
  * {@code metrics} (with {@code durationMs} and {@code filesProcessed}) always, {@code findings} on success,
  * {@code error} and {@code failureStage} on failure, {@code reason} on skip, and in every finding {@code severity},
- * {@code file}, {@code message} and {@code sourceAgent}; a violation is rejected naming the field.
+ * {@code file}, {@code message} and {@code sourceAgent}; a violation is rejected naming the field. Every
+ * {@code z.number()} is any finite number from 0 up, rounded half up to a whole.
  */
 final class ReviewAgentResult {
     /** Seed 004's {@code AgentMetricsSchema}: what every result's metrics must hold. */
@@ -59,7 +60,7 @@ final class ReviewAgentResult {
                 throw new InvalidInputException(MISSING_FIELD, metrics.at(required) + " is required");
             }
         }
-        metrics.count("filesProcessed");
+        metrics.roundedCount("filesProcessed");
         return canonical.setExecution(execution(metrics))
                 .setMetadata(JsonFields.jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
     }
@@ -89,8 +90,8 @@ final class ReviewAgentResult {
 
     private static ExecutionMetadata execution(JsonFields metrics) {
         return ExecutionMetadata.newBuilder()
-                .setDurationMs(metrics.count("durationMs"))
-                .setUsage(VatEnvelope.totalTokens(metrics.count("tokensUsed")))
+                .setDurationMs(metrics.roundedCount("durationMs"))
+                .setUsage(VatEnvelope.totalTokens(metrics.roundedCount("tokensUsed")))
                 .setCost(VatEnvelope.reportedTotal(metrics.money("estimatedCostUsd")))
                 .build();
     }
@@ -103,8 +104,8 @@ final class ReviewAgentResult {
         return root.objects(name, finding -> Finding.newBuilder()
                 .setSeverity(severity(finding))
                 .setFile(finding.requiredText("file"))
-                .setLine(finding.smallCount("line"))
-                .setEndLine(finding.smallCount("endLine"))
+                .setLine(finding.smallRoundedCount("line"))
+                .setEndLine(finding.smallRoundedCount("endLine"))
                 .setMessage(finding.requiredText("message"))
                 .setSuggestion(finding.text("suggestion"))
                 .setRuleId(finding.text("ruleId"))

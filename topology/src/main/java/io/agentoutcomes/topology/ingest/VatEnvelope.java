@@ -66,18 +66,21 @@ final class VatEnvelope {
         return total == null ? null : Cost.newBuilder().setTotal(Money.toBytes(total)).setSource(CostSource.REPORTED).build();
     }
 
-    /** Seed 000's ExecutionMetadata; null when absent. */
+    /**
+     * Seed 000's ExecutionMetadata; null when absent. Its counts are TypeScript {@code number}s: any finite value from
+     * 0 up, rounded half up to a whole millisecond, token or retry.
+     */
     static ExecutionMetadata execution(JsonFields execution) {
         if (execution == null) {
             return null;
         }
         return ExecutionMetadata.newBuilder()
-                .setDurationMs(execution.count("durationMs"))
+                .setDurationMs(execution.roundedCount("durationMs"))
                 .setModel(execution.text("model"))
                 .setProvider(execution.text("provider"))
-                .setRetryCount(execution.smallCount("retryCount"))
+                .setRetryCount(execution.smallRoundedCount("retryCount"))
                 .setTimestamp(JsonFields.millis(execution.isoTimestamp("timestamp")))
-                .setUsage(totalTokens(execution.count("tokensUsed")))
+                .setUsage(totalTokens(execution.roundedCount("tokensUsed")))
                 .setCost(reportedTotal(execution.money("cost")))
                 .build();
     }
