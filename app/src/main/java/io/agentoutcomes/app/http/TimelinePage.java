@@ -82,7 +82,8 @@ public final class TimelinePage {
         html.append("<h1>Job ").append(escape(state.getJobId())).append("</h1>");
         html.append("<p class=\"muted\">Status <span class=\"status\" id=\"job-status\" style=\"background:")
                 .append(JobStatusView.of(state).colour()).append("\">").append(JobStatusView.of(state).label())
-                .append("</span>").append(JobStatusView.of(state).compensationBadge()).append(" · completed ").append(state.getCompletedNodeIds().size()).append(" of ")
+                .append("</span>").append(JobStatusView.of(state).compensationBadge())
+                .append(" · completed ").append(state.getCompletedNodeIds().size()).append(" of ")
                 .append(state.getNodes().size()).append(" nodes · cursor ")
                 .append(state.getCursorNode() == null ? "none" : escape(state.getCursorNode())).append("</p>");
 

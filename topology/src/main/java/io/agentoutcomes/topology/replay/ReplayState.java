@@ -17,9 +17,9 @@ import java.util.Map;
 /**
  * Seed 001's replay rules (BuildFromEvents), as a fold: only {@code success}, or a missing {@code result_type},
  * completes a node and updates its payload results; failures never do. A permanent or compensatable failure fails
- * the job for good (§3); a pending compensation is a flag beside that status. Everything derived (completed ids, cursor,
- * payload results, status) is recomputed from the set of attempts, so a duplicate event (same node, attempt and
- * result type) changes nothing and events in any order give the same state. Pure.
+ * the job for good (§3); a pending compensation is a flag beside that status. Everything derived (completed ids,
+ * cursor, payload results, status) is recomputed from the set of attempts, so a duplicate event (same node, attempt
+ * and result type) changes nothing and events in any order give the same state. Pure.
  */
 public final class ReplayState {
     private static final Comparator<NodeReplay> STEP_ORDER = Comparator
