@@ -82,6 +82,49 @@ class ContractVersionsTest {
         }
     }
 
+    /**
+     * Issue 20 appended {@code compensationPending} (default false) to {@code JobReplayState}: the registry takes it as
+     * the next version after contract 1 and the version without the field under FULL_TRANSITIVE, and records written
+     * with either read with the other.
+     */
+    @Test
+    void jobReplayStateWithCompensationPendingIsFullyTransitivelyCompatible() throws IOException {
+        Schema current = JobReplayState.getClassSchema();
+        Schema before = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false,
+                current.getFields().stream().filter(f -> !f.name().equals("compensationPending"))
+                        .map(f -> new Schema.Field(f, f.schema())).toList());
+        SchemaRegistryState registry = new SchemaRegistryState();
+        registry.setCompatibility(null, CompatibilityLevel.FULL_TRANSITIVE);
+        registry.apply(registry.prepare("replay-state-value", contractOne().get("JobReplayState").toString()).schema());
+        registry.apply(registry.prepare("replay-state-value", before.toString()).schema());
+
+        SchemaRegistryState.Registration next = registry.prepare("replay-state-value", current.toString());
+
+        assertThat(next.isNew()).isTrue();
+        assertThat(next.schema().version()).isEqualTo(3);
+        JobReplayState failed = JobReplayState.newBuilder().setJobId("job-1").setStatus(JobStatus.FAILED)
+                .setCompensationPending(true).build();
+        GenericRecord readByOld = new GenericDatumReader<GenericRecord>(current, before)
+                .read(null, DecoderFactory.get().binaryDecoder(encode(failed), null));
+        assertThat(readByOld.get("status").toString()).isEqualTo("FAILED");
+        assertThat(readByOld.getSchema().getField("compensationPending")).isNull();
+        ByteArrayOutputStream old = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(old, null);
+        new GenericDatumWriter<GenericRecord>(before).write(readByOld, encoder);
+        encoder.flush();
+        JobReplayState readByNew = new SpecificDatumReader<JobReplayState>(before, current)
+                .read(null, DecoderFactory.get().binaryDecoder(old.toByteArray(), null));
+        assertThat(readByNew).isEqualTo(JobReplayState.newBuilder(failed).setCompensationPending(false).build());
+    }
+
+    private static byte[] encode(JobReplayState state) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        new SpecificDatumWriter<JobReplayState>(JobReplayState.getClassSchema()).write(state, encoder);
+        encoder.flush();
+        return bytes.toByteArray();
+    }
+
     @Test
     void aContractOneReaderReadsContractTwoMoneyAsDecimalsAndTimesAsInstants() throws IOException {
         AgentResult written = Records.success();

@@ -21,8 +21,8 @@ import java.util.Locale;
 public final class TimelinePage {
     /**
      * The timeline status of a result type: seed 001's mapping, except that a compensatable failure has its own
-     * colour: it is undone by a compensation, not a failure of the job like a permanent one (seed 001 allows the
-     * mapping to differ: "can map").
+     * colour: the job failed all the same (seed 001 §3), but the step waits for a compensation to undo it, which a
+     * permanent one does not (seed 001 allows the mapping to differ: "can map").
      */
     public enum SegmentStatus {
         OK("ok", "#2e7d32"), RETRYABLE("retryable", "#f9a825"), COMPENSATABLE("compensatable", "#6a1b9a"),
@@ -82,7 +82,8 @@ public final class TimelinePage {
         html.append("<h1>Job ").append(escape(state.getJobId())).append("</h1>");
         html.append("<p class=\"muted\">Status <span class=\"status\" id=\"job-status\" style=\"background:")
                 .append(JobStatusView.of(state).colour()).append("\">").append(JobStatusView.of(state).label())
-                .append("</span> · completed ").append(state.getCompletedNodeIds().size()).append(" of ")
+                .append("</span>").append(JobStatusView.of(state).compensationBadge())
+                .append(" · completed ").append(state.getCompletedNodeIds().size()).append(" of ")
                 .append(state.getNodes().size()).append(" nodes · cursor ")
                 .append(state.getCursorNode() == null ? "none" : escape(state.getCursorNode())).append("</p>");
 
@@ -157,26 +158,39 @@ public final class TimelinePage {
 
     /**
      * A job's status as the pages show it. The replay state's {@code RUNNING} means only that no node failed for good,
-     * so a job whose every node has succeeded is shown as completed, not as running.
+     * so a job whose every node has succeeded is shown as completed, not as running. A failed job whose compensation
+     * is pending (seed 001: a compensatable failure fails the job) is shown failed, with a "compensation pending" badge
+     * beside it; a state written before that flag existed, with the old status {@code COMPENSATION_PENDING}, is shown
+     * the same way.
      */
-    record JobStatusView(String label, String colour, String title) {
+    record JobStatusView(String label, String colour, String title, boolean compensationPending) {
         private static final String RUNNING_COLOUR = "#1565c0";
 
         static JobStatusView of(JobReplayState job) {
             return switch (job.getStatus()) {
                 case RUNNING -> !job.getNodes().isEmpty() && job.getCompletedNodeIds().size() == job.getNodes().size()
-                        ? new JobStatusView("completed", SegmentStatus.OK.colour(), "every node it has reported succeeded")
-                        : new JobStatusView("running", RUNNING_COLOUR, "no node has failed for good; nodes still to succeed");
-                case FAILED -> new JobStatusView("failed", SegmentStatus.FAILED.colour(), "a node failed for good");
-                case COMPENSATION_PENDING -> new JobStatusView("compensation_pending", SegmentStatus.COMPENSATABLE.colour(),
-                        "a node's compensatable failure waits for its compensation");
+                        ? new JobStatusView("completed", SegmentStatus.OK.colour(), "every node it has reported succeeded", false)
+                        : new JobStatusView("running", RUNNING_COLOUR, "no node has failed for good; nodes still to succeed", false);
+                case FAILED -> job.getCompensationPending()
+                        ? new JobStatusView("failed", SegmentStatus.FAILED.colour(),
+                                "a node's compensatable failure failed the job; its compensation is pending", true)
+                        : new JobStatusView("failed", SegmentStatus.FAILED.colour(), "a node failed for good", false);
+                case COMPENSATION_PENDING -> new JobStatusView("failed", SegmentStatus.FAILED.colour(),
+                        "a node's compensatable failure failed the job; its compensation is pending", true);
             };
         }
 
-        /** A coloured badge. */
+        /** A coloured badge, and a second one when a compensation is pending. */
         String html() {
             return "<span class=\"status\" data-status=\"" + label + "\" title=\"" + escape(title)
-                    + "\" style=\"background:" + colour + "\">" + label + "</span>";
+                    + "\" style=\"background:" + colour + "\">" + label + "</span>" + compensationBadge();
+        }
+
+        /** The "compensation pending" badge, in the colour of compensatable segments; empty when none is pending. */
+        String compensationBadge() {
+            return compensationPending ? " <span class=\"status\" data-status=\"compensation_pending\" title=\""
+                    + "a node's compensatable failure waits for its compensation\" style=\"background:"
+                    + SegmentStatus.COMPENSATABLE.colour() + "\">compensation pending</span>" : "";
         }
     }
 

@@ -49,7 +49,11 @@ class TimelinePageTest {
 
         assertThat(html).contains("data-status=\"compensatable\" style=\"left:", "data-legend=\"compensatable\"")
                 .doesNotContain("data-status=\"failed\"").doesNotContain(";background:#c62828");
-        assertThat(html).contains(">compensation_pending</span>");
+        // Seed 001 §3: the job failed; the pending compensation is shown beside that status, not as one.
+        assertThat(html).contains("id=\"job-status\" style=\"background:#c62828\">failed</span> <span class=\"status\" "
+                + "data-status=\"compensation_pending\"", ">compensation pending</span>");
+        assertThat(TimelinePage.jobs(List.of(job(node("n2", 2, StepResultType.COMPENSATABLE_FAILURE).build()))))
+                .contains("data-status=\"failed\"", "data-status=\"compensation_pending\"");
     }
 
     @Test

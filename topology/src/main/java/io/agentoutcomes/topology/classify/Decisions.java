@@ -138,8 +138,10 @@ public final class Decisions {
     }
 
     /**
-     * The task's state after an outcome, the result id remembered: a stop is kept with its counts; a success, skip or
-     * ignored failure starts the next run afresh (consecutive failures and attempts, not total failures).
+     * The task's state after an outcome, the result id remembered: a stop is kept with its counts; a success or a skip
+     * starts the next run afresh (consecutive failures and attempts, not total failures). An ignored failure does not:
+     * seed 002's {@code countConsecutiveFailures} counts every trailing step with errors, whatever the policy did with
+     * it, so the next completion is the next attempt and its failure counts the ignored one.
      */
     public static TaskAttempts next(TaskAttempts state, ClassifiedOutcome outcome) {
         List<String> seen = state.getRecentResultIds();
@@ -157,8 +159,13 @@ public final class Decisions {
             return new TaskAttempts(outcome.getAttempt() + 1, decision.getConsecutiveFailures(),
                     decision.getTotalFailures(), decision.getStopReason(), recent);
         }
+        if (decision != null && decision.getHandling() == ErrorHandling.IGNORE) {
+            // Ignored, yet a failure: it stays among the trailing failures and the attempts (seed 002).
+            return new TaskAttempts(outcome.getAttempt() + 1, decision.getConsecutiveFailures(),
+                    decision.getTotalFailures(), null, recent);
+        }
         if (outcome.getRetryCount() != null) {
-            // Over (a success, a skip, an ignored failure): the next run starts afresh, but total failures are the task's.
+            // Over (a success, a skip): the next run starts afresh, but total failures are the task's.
             return new TaskAttempts(0, 0, decision == null ? state.getTotalFailures() : decision.getTotalFailures(), null,
                     recent);
         }

@@ -128,6 +128,40 @@ final class JsonFields {
         return count.intValue();
     }
 
+    /**
+     * A number from 0 up where the seed's type is {@code number} (seed 000's TypeScript, seed 004's {@code z.number()}):
+     * any finite value is valid ({@code performance.now()} measures 150.25 ms), kept in the contract's whole unit,
+     * rounded half up (150.25 → 150, 150.5 → 151). Negative, non-finite or too large for 64 bits is out of range.
+     */
+    Long roundedCount(String name) {
+        JsonNode value = number(name);
+        if (value == null) {
+            return null;
+        }
+        BigDecimal decimal = value.decimalValue();
+        if (decimal.signum() < 0) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + decimal.toPlainString() + ": must not be negative");
+        }
+        BigDecimal whole = decimal.setScale(0, RoundingMode.HALF_UP);
+        if (whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": too large (at most "
+                    + Long.MAX_VALUE + ")");
+        }
+        return whole.longValueExact();
+    }
+
+    /** As {@link #roundedCount}, for what the contract keeps as an {@code int} (retry counts, line numbers). */
+    Integer smallRoundedCount(String name) {
+        Long count = roundedCount(name);
+        if (count == null) {
+            return null;
+        }
+        if (count > Integer.MAX_VALUE) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + count + ": too large");
+        }
+        return count.intValue();
+    }
+
     /** A number of seconds (possibly fractional, from 0 up) as milliseconds. */
     Long secondsAsMillis(String name) {
         JsonNode value = number(name);

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.ingest;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
@@ -13,7 +14,6 @@ import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Seed 004's {@code AgentResult}: status {@code success} (findings), {@code failure} (error message, failure stage,
@@ -21,11 +21,21 @@ import java.util.Locale;
  * a message but no error code: their code is {@value #NO_CODE}. Validated as seed 004's Zod schema (FR-025) does:
  * {@code metrics} (with {@code durationMs} and {@code filesProcessed}) always, {@code findings} on success,
  * {@code error} and {@code failureStage} on failure, {@code reason} on skip, and in every finding {@code severity},
- * {@code file}, {@code message} and {@code sourceAgent}; a violation is rejected naming the field.
+ * {@code file}, {@code message} and {@code sourceAgent}; a violation is rejected naming the field. Values as the schema
+ * types them: {@code severity} is one of {@code error}, {@code warning}, {@code info} as written (a {@code z.enum}),
+ * a finding's {@code metadata} an object ({@code z.record}), no field null ({@code .optional()} lets a field be
+ * absent, never null), and every {@code z.number()} any finite number from 0 up, rounded half up to a whole.
  */
 final class ReviewAgentResult {
     /** Seed 004's {@code AgentMetricsSchema}: what every result's metrics must hold. */
     private static final List<String> REQUIRED_METRICS = List.of("durationMs", "filesProcessed");
+    /** The fields of the schema's result, of its metrics and of a finding: none of them may be null. */
+    private static final List<String> RESULT_FIELDS = List.of("status", "agentId", "findings", "error", "failureStage",
+            "partialFindings", "reason", "metrics");
+    private static final List<String> METRICS_FIELDS = List.of("durationMs", "filesProcessed", "tokensUsed",
+            "estimatedCostUsd");
+    private static final List<String> FINDING_FIELDS = List.of("severity", "file", "line", "endLine", "message",
+            "suggestion", "ruleId", "sourceAgent", "fingerprint", "metadata");
     /** The error code of a failure that gives none. */
     static final String NO_CODE = "unknown";
 
@@ -33,6 +43,7 @@ final class ReviewAgentResult {
     }
 
     static AgentResult.Builder toCanonical(JsonFields root) {
+        refuseNulls(root, RESULT_FIELDS);
         AgentResult.Builder canonical = AgentResult.newBuilder();
         String agentId = root.text("agentId");
         if (agentId != null) {
@@ -54,12 +65,13 @@ final class ReviewAgentResult {
         if (metrics == null) {
             throw new InvalidInputException(MISSING_FIELD, "metrics is required (seed 004: every result carries its metrics)");
         }
+        refuseNulls(metrics, METRICS_FIELDS);
         for (String required : REQUIRED_METRICS) {
             if (!metrics.has(required)) {
                 throw new InvalidInputException(MISSING_FIELD, metrics.at(required) + " is required");
             }
         }
-        metrics.count("filesProcessed");
+        metrics.roundedCount("filesProcessed");
         return canonical.setExecution(execution(metrics))
                 .setMetadata(JsonFields.jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
     }
@@ -89,8 +101,8 @@ final class ReviewAgentResult {
 
     private static ExecutionMetadata execution(JsonFields metrics) {
         return ExecutionMetadata.newBuilder()
-                .setDurationMs(metrics.count("durationMs"))
-                .setUsage(VatEnvelope.totalTokens(metrics.count("tokensUsed")))
+                .setDurationMs(metrics.roundedCount("durationMs"))
+                .setUsage(VatEnvelope.totalTokens(metrics.roundedCount("tokensUsed")))
                 .setCost(VatEnvelope.reportedTotal(metrics.money("estimatedCostUsd")))
                 .build();
     }
@@ -101,26 +113,46 @@ final class ReviewAgentResult {
             throw new InvalidInputException(MISSING_FIELD, name + " is required when status is success (it may be empty)");
         }
         return root.objects(name, finding -> Finding.newBuilder()
-                .setSeverity(severity(finding))
+                .setSeverity(severity(refuseNulls(finding, FINDING_FIELDS)))
                 .setFile(finding.requiredText("file"))
-                .setLine(finding.smallCount("line"))
-                .setEndLine(finding.smallCount("endLine"))
+                .setLine(finding.smallRoundedCount("line"))
+                .setEndLine(finding.smallRoundedCount("endLine"))
                 .setMessage(finding.requiredText("message"))
                 .setSuggestion(finding.text("suggestion"))
                 .setRuleId(finding.text("ruleId"))
                 .setSourceAgent(finding.requiredText("sourceAgent"))
                 .setFingerprint(finding.text("fingerprint"))
-                .setMetadata(finding.jsonText("metadata"))
+                .setMetadata(metadata(finding))
                 .build());
     }
 
+    /** {@code z.enum(['error', 'warning', 'info'])}: those three spellings, no other case. */
     private static Severity severity(JsonFields finding) {
         String severity = finding.requiredText("severity");
-        try {
-            return Severity.valueOf(severity.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new InvalidInputException(WRONG_TYPE, finding.at("severity") + " is '" + severity
+        return switch (severity) {
+            case "error" -> Severity.ERROR;
+            case "warning" -> Severity.WARNING;
+            case "info" -> Severity.INFO;
+            default -> throw new InvalidInputException(WRONG_TYPE, finding.at("severity") + " is '" + severity
                     + "': expected error, warning or info");
+        };
+    }
+
+    /** {@code z.record(z.unknown()).optional()}: an object, kept as JSON text; null when absent. */
+    private static String metadata(JsonFields finding) {
+        JsonFields metadata = finding.object("metadata");
+        return metadata == null ? null : metadata.node().toString();
+    }
+
+    /** Seed 004's schema has no nullable field: a field it defines, present as null, is refused. */
+    private static JsonFields refuseNulls(JsonFields fields, List<String> names) {
+        for (String name : names) {
+            JsonNode value = fields.node().get(name);
+            if (value != null && value.isNull()) {
+                throw new InvalidInputException(WRONG_TYPE, fields.at(name)
+                        + " is null: seed 004's schema allows no null (leave an optional field out)");
+            }
         }
+        return fields;
     }
 }

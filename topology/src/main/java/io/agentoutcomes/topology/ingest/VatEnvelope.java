@@ -19,7 +19,7 @@ import java.util.List;
 /**
  * Seed 000's result envelope: {@code AgentResult} / {@code StatefulAgentResult} with status {@code success},
  * {@code error} or {@code in-progress}, bare, as {@code {result}} (one-shot output) or as
- * {@code {reply, sessionState, result}} (conversational output).
+ * {@code {reply, sessionState, result}} (conversational output: all three required, as seed 000 types it).
  */
 final class VatEnvelope {
     private VatEnvelope() {
@@ -30,10 +30,10 @@ final class VatEnvelope {
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setConfidence(result.fraction("confidence"))
                 .setExecution(execution(result.object("execution")));
-        if (result != root) {
-            canonical.setReply(root.text("reply")).setSessionState(root.jsonText("sessionState"));
-        }
         String status = result.requiredText("status");
+        if (result != root) {
+            output(root, status, canonical);
+        }
         List<String> warnings = result.strings("warnings");
         return switch (status) {
             case "success" -> canonical.setOutcome(Success.newBuilder().setData(result.jsonText("data"))
@@ -46,6 +46,35 @@ final class VatEnvelope {
             default -> throw new InvalidInputException(WRONG_TYPE, result.at("status") + " is '" + status
                     + "': expected success, error or in-progress");
         };
+    }
+
+    /**
+     * The output around a wrapped result, as seed 000 types it: with {@code reply} or {@code sessionState}, a
+     * {@code ConversationalAgentOutput}, where {@code reply} (a string) and {@code sessionState} (any JSON, its key
+     * present) are both required; with neither, a {@code OneShotAgentOutput}, whose {@code AgentResult} is success
+     * or error, never in progress.
+     */
+    private static void output(JsonFields root, String status, AgentResult.Builder canonical) {
+        boolean hasReply = root.has("reply");
+        boolean hasSessionState = root.node().has("sessionState");
+        if (!hasReply && !hasSessionState) {
+            if ("in-progress".equals(status)) {
+                throw new InvalidInputException(MISSING_FIELD, "reply and sessionState are required: result.status is "
+                        + "in-progress, and only a conversational output {reply, sessionState, result} may be in progress "
+                        + "(a one-shot output's result is success or error)");
+            }
+            return;
+        }
+        if (!hasReply) {
+            throw new InvalidInputException(MISSING_FIELD, "reply is required in a conversational output "
+                    + "{reply, sessionState, result}");
+        }
+        String reply = root.text("reply");
+        if (!hasSessionState) {
+            throw new InvalidInputException(MISSING_FIELD, "sessionState is required in a conversational output "
+                    + "{reply, sessionState, result}");
+        }
+        canonical.setReply(reply).setSessionState(root.jsonText("sessionState"));
     }
 
     private static String errorCode(JsonFields result) {
@@ -66,18 +95,21 @@ final class VatEnvelope {
         return total == null ? null : Cost.newBuilder().setTotal(Money.toBytes(total)).setSource(CostSource.REPORTED).build();
     }
 
-    /** Seed 000's ExecutionMetadata; null when absent. */
+    /**
+     * Seed 000's ExecutionMetadata; null when absent. Its counts are TypeScript {@code number}s: any finite value from
+     * 0 up, rounded half up to a whole millisecond, token or retry.
+     */
     static ExecutionMetadata execution(JsonFields execution) {
         if (execution == null) {
             return null;
         }
         return ExecutionMetadata.newBuilder()
-                .setDurationMs(execution.count("durationMs"))
+                .setDurationMs(execution.roundedCount("durationMs"))
                 .setModel(execution.text("model"))
                 .setProvider(execution.text("provider"))
-                .setRetryCount(execution.smallCount("retryCount"))
+                .setRetryCount(execution.smallRoundedCount("retryCount"))
                 .setTimestamp(JsonFields.millis(execution.isoTimestamp("timestamp")))
-                .setUsage(totalTokens(execution.count("tokensUsed")))
+                .setUsage(totalTokens(execution.roundedCount("tokensUsed")))
                 .setCost(reportedTotal(execution.money("cost")))
                 .build();
     }

@@ -16,9 +16,10 @@ import java.util.Map;
 
 /**
  * Seed 001's replay rules (BuildFromEvents), as a fold: only {@code success}, or a missing {@code result_type},
- * completes a node and updates its payload results; failures never do. Everything derived (completed ids, cursor,
- * payload results, status) is recomputed from the set of attempts, so a duplicate event (same node, attempt and
- * result type) changes nothing and events in any order give the same state. Pure.
+ * completes a node and updates its payload results; failures never do. A permanent or compensatable failure fails
+ * the job for good (§3); a pending compensation is a flag beside that status. Everything derived (completed ids,
+ * cursor, payload results, status) is recomputed from the set of attempts, so a duplicate event (same node, attempt
+ * and result type) changes nothing and events in any order give the same state. Pure.
  */
 public final class ReplayState {
     private static final Comparator<NodeReplay> STEP_ORDER = Comparator
@@ -120,6 +121,7 @@ public final class ReplayState {
         return JobReplayState.newBuilder()
                 .setJobId(jobId)
                 .setStatus(status(nodes))
+                .setCompensationPending(compensationPending(nodes))
                 .setCompletedNodeIds(completed.stream().map(NodeReplay::getNodeId).toList())
                 .setCursorNode(cursor)
                 .setPayloadResults(payloads)
@@ -134,22 +136,36 @@ public final class ReplayState {
     }
 
     /**
-     * FAILED if a node's latest attempt failed permanently or is a retryable failure the pipeline stopped (seed 001
-     * §3: a retryable failure that is not retried fails the job), COMPENSATION_PENDING if compensatable, else RUNNING.
+     * Seed 001 §3: a permanent or a compensatable failure is "UpdateStatus failed; return", so the job is FAILED from
+     * the first one on, whatever comes after (a step that failed permanently is not re-executed: a later success of it
+     * does not revive the job); so is a node whose latest attempt is a retryable failure the pipeline stopped (a
+     * retryable failure that is not retried fails the job; the runner may still retry it, and a success then makes
+     * the node complete and the job run again). Else RUNNING. Computed from the set of attempts, so in any order.
      */
     private static JobStatus status(List<NodeReplay> nodes) {
-        boolean compensation = false;
         for (NodeReplay node : nodes) {
-            if (node.getCompleted()) {
-                continue;
+            for (NodeAttempt attempt : node.getAttempts()) {
+                if (attempt.getResultType() == StepResultType.PERMANENT_FAILURE
+                        || attempt.getResultType() == StepResultType.COMPENSATABLE_FAILURE) {
+                    return JobStatus.FAILED;
+                }
             }
-            NodeAttempt latest = node.getAttempts().get(node.getAttempts().size() - 1);
-            if (latest.getResultType() == StepResultType.PERMANENT_FAILURE
-                    || latest.getResultType() == StepResultType.RETRYABLE_FAILURE && latest.getStopReason() != null) {
-                return JobStatus.FAILED;
+            if (!node.getCompleted()) {
+                NodeAttempt latest = node.getAttempts().get(node.getAttempts().size() - 1);
+                if (latest.getResultType() == StepResultType.RETRYABLE_FAILURE && latest.getStopReason() != null) {
+                    return JobStatus.FAILED;
+                }
             }
-            compensation |= latest.getResultType() == StepResultType.COMPENSATABLE_FAILURE;
         }
-        return compensation ? JobStatus.COMPENSATION_PENDING : JobStatus.RUNNING;
+        return JobStatus.RUNNING;
+    }
+
+    /**
+     * Whether a compensation is pending: a node not completed whose latest attempt is a compensatable failure (seed
+     * 001: not completed "until compensation runs"). Information beside the FAILED status, not a status.
+     */
+    private static boolean compensationPending(List<NodeReplay> nodes) {
+        return nodes.stream().filter(node -> !node.getCompleted()).anyMatch(node -> node.getAttempts()
+                .get(node.getAttempts().size() - 1).getResultType() == StepResultType.COMPENSATABLE_FAILURE);
     }
 }

@@ -60,6 +60,45 @@ class Seed004SchemaTest {
         normalize(json);
     }
 
+    /**
+     * Seed 004's Zod schema, value by value: {@code severity} is {@code z.enum(['error', 'warning', 'info'])} (those
+     * spellings only), a finding's {@code metadata} is {@code z.record(z.unknown())} (an object), and no field of the
+     * schema is nullable ({@code .optional()} allows the field to be absent, not null).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '`', value = {
+        "severity in upper case | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"ERROR\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\"}]} | findings[0].severity is 'ERROR': expected error, warning or info",
+        "severity capitalized | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"Warning\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\"}]} | findings[0].severity is 'Warning': expected error, warning or info",
+        "metadata as a string | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\",\"metadata\":\"CWE-79\"}]} | findings[0].metadata is string \"CWE-79\": expected an object",
+        "metadata as an array | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\",\"metadata\":[1]}]} | findings[0].metadata is array [1]: expected an object",
+        "partialFindings null | {\"status\":\"failure\",\"agentId\":\"a\",\"error\":\"e\",\"failureStage\":\"exec\"," + METRICS + ",\"partialFindings\":null} | partialFindings is null: seed 004's schema allows no null (leave an optional field out)",
+        "a finding's line null | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"line\":null,\"message\":\"m\",\"sourceAgent\":\"s\"}]} | findings[0].line is null: seed 004's schema allows no null (leave an optional field out)",
+        "metrics tokensUsed null | {\"status\":\"skipped\",\"agentId\":\"a\",\"reason\":\"r\",\"metrics\":{\"durationMs\":1,\"filesProcessed\":0,\"tokensUsed\":null}} | metrics.tokensUsed is null: seed 004's schema allows no null (leave an optional field out)",
+    })
+    void seed004ValuesTheSchemaRefusesAreRejectedAsWrongType(String row, String json, String message) {
+        assertThatThrownBy(() -> normalize(json)).isInstanceOf(InvalidInputException.class)
+                .hasMessage(message)
+                .satisfies(e -> assertThat(((InvalidInputException) e).kind()).isEqualTo(InvalidInputException.Kind.WRONG_TYPE));
+    }
+
+    @Test
+    void seed004ARelaxedValueGoesToRejectedInputWithItsReason() {
+        IngestDriver pipeline = new IngestDriver();
+        try {
+            pipeline.agentResult("pr-1", "{\"status\":\"failure\",\"agentId\":\"a\",\"error\":\"e\",\"failureStage\":\"exec\","
+                    + METRICS + ",\"partialFindings\":null}", IngestDriver.headers());
+            assertThat(pipeline.agentResults()).isEmpty();
+            List<TestRecord<byte[], byte[]>> rejected = pipeline.rejected();
+            assertThat(rejected).hasSize(1);
+            assertThat(new String(rejected.get(0).headers().lastHeader(RejectedInput.REASON).value(), StandardCharsets.UTF_8))
+                    .isEqualTo("wrong-type");
+            assertThat(new String(rejected.get(0).headers().lastHeader(RejectedInput.MESSAGE).value(), StandardCharsets.UTF_8))
+                    .isEqualTo("partialFindings is null: seed 004's schema allows no null (leave an optional field out)");
+        } finally {
+            pipeline.close();
+        }
+    }
+
     @Test
     void seed004AViolationGoesToRejectedInputNamingTheField() {
         IngestDriver pipeline = new IngestDriver();

@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.replay;
 
 import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
@@ -119,8 +120,8 @@ class ReplayStageTest {
         publish(event, null, T0);
         publish(event, null, T0.plusSeconds(5));
 
-        assertThat(states.readValuesToList()).extracting(JobReplayState::getStatus)
-                .containsExactly(JobStatus.COMPENSATION_PENDING);
+        assertThat(states.readValuesToList()).extracting(JobReplayState::getStatus, JobReplayState::getCompensationPending)
+                .containsExactly(tuple(JobStatus.FAILED, true));
         assertThat(stored("job-1").getUpdatedAt()).isEqualTo(T0.toEpochMilli());
         assertThat(stage.<String, String>entries(ReplayTopology.RECENT_STORE))
                 .containsExactly(KeyValue.pair(ReplayTopology.recentKey(T0.toEpochMilli(), "job-1"), "job-1"));

@@ -42,11 +42,11 @@ class ReplayStateTest {
         "SUCCESS, true, true, RUNNING,",
         "RETRYABLE_FAILURE, false, false, RUNNING,",
         "PERMANENT_FAILURE, false, false, FAILED,",
-        "COMPENSATABLE_FAILURE, false, false, COMPENSATION_PENDING,",
+        "COMPENSATABLE_FAILURE, false, false, FAILED,",
         "RETRYABLE_FAILURE, false, false, FAILED, RETRY_LIMIT",
         "RETRYABLE_FAILURE, false, false, FAILED, ERROR",
         "PERMANENT_FAILURE, false, false, FAILED, ERROR",
-        "COMPENSATABLE_FAILURE, false, false, COMPENSATION_PENDING, ERROR",
+        "COMPENSATABLE_FAILURE, false, false, FAILED, ERROR",
     })
     void seed001ReplayTable(StepResultType type, boolean completes, boolean payloadUpdated, JobStatus status,
                             StopReason stop) {

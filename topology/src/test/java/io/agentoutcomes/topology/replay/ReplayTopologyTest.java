@@ -49,8 +49,9 @@ class ReplayTopologyTest {
         List<KeyValue<String, JobReplayState>> published = states.readKeyValuesToList();
         assertThat(published).extracting(kv -> kv.key).containsExactly("job-1", "job-1");
         assertThat(published).extracting(kv -> kv.value.getStatus()).containsExactly(JobStatus.RUNNING,
-                JobStatus.COMPENSATION_PENDING);
+                JobStatus.FAILED);
         JobReplayState last = published.get(1).value;
+        assertThat(last.getCompensationPending()).isTrue();
         assertThat(last.getCompletedNodeIds()).containsExactly("n1");
         assertThat(last.getPayloadResults()).isEqualTo(Map.of("n1", "{\"n1\":true}"));
         KeyValueStore<String, ValueAndTimestamp<JobReplayState>> store = driver.getTimestampedKeyValueStore(ReplayTopology.STORE);
