@@ -25,4 +25,16 @@ class MeasuresTest {
                 .isEqualTo(JfrProfile.threadGroup("bench-999-1.pipeline-v3a1-r1-11111111-2222-3333-4444-555555555555-StreamThread-2"))
                 .isEqualTo("bench-#-#.pipeline-v#a#-r#-<id>-StreamThread-#");
     }
+
+    @Test
+    void aMatchedPassthroughHasAFillerTopicWheneverThePipelineWritesMoreThanACopy() {
+        // a short run's transactions can span no more partitions than the plain copy's: the fillers still need a topic
+        // of their own (they went to the counted output topic: "1813 records arrived on matched-out, 1000 expected")
+        assertThat(AppUnderTest.extraTopicsFor(new AppUnderTest.WriteProfile(2.22, 337, 3.0),
+                new AppUnderTest.WriteProfile(1.0, 108, 3.0), 4)).isEqualTo(1);
+        assertThat(AppUnderTest.extraTopicsFor(new AppUnderTest.WriteProfile(1.16, 239, 10.8),
+                new AppUnderTest.WriteProfile(1.0, 110, 3.0), 4)).isEqualTo(2);
+        assertThat(AppUnderTest.extraTopicsFor(new AppUnderTest.WriteProfile(1.0, 110, 3.0),
+                new AppUnderTest.WriteProfile(1.0, 110, 3.0), 4)).isZero();
+    }
 }

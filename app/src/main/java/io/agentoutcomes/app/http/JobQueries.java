@@ -17,8 +17,9 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads job replay states through Kafka Streams interactive queries: from this instance's store when it holds the
- * job's partition, else from the instance that does ({@link QueryFanOut}). While partitions move (a rebalance) the
- * answer is {@link Unavailable}, never a wrong or empty state.
+ * job's partition, else from the instance that does ({@link QueryFanOut}). While a job's partition moves (a
+ * rebalance) the answer is {@link Unavailable}, never a wrong or empty state; a partition this instance keeps answers
+ * throughout.
  */
 public final class JobQueries {
 
@@ -43,6 +44,9 @@ public final class JobQueries {
     }
 
     private static final Pattern CURSOR = Pattern.compile("\\d{19}\\|.+");
+    /** How long a job query waits for its partition, held by this instance, to open again (a task changing threads). */
+    static final long OPENING_PATIENCE_MS = 3_000;
+    private static final long OPENING_POLL_MS = 50;
 
     private final QueryFanOut fanOut;
 
@@ -60,10 +64,7 @@ public final class JobQueries {
         try {
             QueryFanOut.Owner owner = fanOut.ownerOf(ReplayTopology.STORE, jobId, Serdes.String().serializer());
             if (owner.remote().isEmpty()) {
-                // The job's own partition: a job not found there is not found, not merely in a partition still opening.
-                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayTopology.STORE, owner.partition())
-                        .get(jobId);
-                return state == null ? new NotFound(jobId) : new Found(state);
+                return local(jobId, owner.partition());
             }
             if (forwarded) {
                 return new Unavailable("the job's partition moved while the request was forwarded");
@@ -74,6 +75,32 @@ public final class JobQueries {
             return new Unavailable("the job's partition is moving: " + e.getMessage());
         } catch (QueryUnavailable e) {
             return new Unavailable(e.getMessage());
+        }
+    }
+
+    /**
+     * The job from its own partition of this instance's store: a job not found there is not found, not merely in a
+     * partition still opening. A partition this instance holds may be closed for a moment in a rebalance, when Kafka
+     * Streams moves its task from one stream thread to another: the query waits up to {@link #OPENING_PATIENCE_MS}
+     * for it to open again before answering that it is unavailable.
+     */
+    private Answer local(String jobId, int partition) {
+        long deadline = System.nanoTime() + OPENING_PATIENCE_MS * 1_000_000L;
+        while (true) {
+            try {
+                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayTopology.STORE, partition).get(jobId);
+                return state == null ? new NotFound(jobId) : new Found(state);
+            } catch (QueryUnavailable | InvalidStateStoreException e) {
+                if (System.nanoTime() >= deadline) {
+                    return new Unavailable(e.getMessage());
+                }
+                try {
+                    Thread.sleep(OPENING_POLL_MS);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    return new Unavailable(e.getMessage());
+                }
+            }
         }
     }
 
