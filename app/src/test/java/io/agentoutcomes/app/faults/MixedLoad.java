@@ -247,6 +247,9 @@ final class MixedLoad {
         String resultId = job + "/" + node + "/" + attempt + "/" + type.name() + "/" + finishedAt;
         tally.outcome(resultId, resultType, type == StepResultType.RETRYABLE_FAILURE,
                 type == StepResultType.PERMANENT_FAILURE);
+        // workflow nodes are aggregated too, under the agent _workflow (docs/analytics.md, "Figures")
+        tally.analytics(finishedAt, "_workflow", "unknown", "unknown", resultType, 0, 0, 0, BigDecimal.ZERO,
+                type == StepResultType.RETRYABLE_FAILURE);
         if (type == StepResultType.COMPENSATABLE_FAILURE) {
             tally.compensated.add(resultId);
         }
