@@ -231,7 +231,8 @@ class MetricsEndpointTest {
             }
         }
         assertThat(panels).contains("Throughput", "Outcomes by type", "Retries pending", "Retries scheduled and delivered",
-                "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag");
+                "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag",
+                "Rejected input by reason");
     }
 
     private interface Condition {
