@@ -32,7 +32,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * events (JSON flat and wrapped, and Avro) of several jobs; successes, skips, retryable failures (retried after the
  * short backoff the suite configures) and permanent ones. Every record has an explicit result id, a task of its own,
  * and an explicit timestamp within the first 30 minutes of {@link #EVENT_HOUR}, so analytics windows are known.
- * {@link #clock} then sends one success per agent/model/provider far later, which closes those windows.
+ * {@link #clock} then sends one success per agent/model/provider (and one node event, for the workflow nodes'
+ * aggregate) far later, which closes those windows.
  */
 final class MixedLoad {
     /**
@@ -140,6 +141,12 @@ final class MixedLoad {
         String id = run + "-clock-" + c;
         batch.add(review(time, "task-" + id, "r-" + id, 2, new BigDecimal("0.000001"), "\"status\":\"success\",\"findings\":[]",
                 ResultType.SUCCESS));
+        // and one for the workflow nodes' aggregate (agent _workflow)
+        String job = "job-" + run + "-clock";
+        tally.job(job);
+        batch.add(node(time, NodeFinished.newBuilder().setJobId(job).setNodeId("n1").setStepIndex(1).setAttempt(0)
+                .setResultType(StepResultType.SUCCESS).setTimestamp(time).build()));
+        tallyNode(job, "n1", 0, StepResultType.SUCCESS, time);
         return batch;
     }
 
