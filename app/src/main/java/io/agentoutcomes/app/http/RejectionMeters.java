@@ -5,9 +5,9 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.Map;
-import java.util.function.Supplier;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code agent_outcomes_rejected_input_total{reason}}: JSON input that ingestion refused, by reason
@@ -20,17 +20,20 @@ import org.apache.kafka.common.MetricName;
  */
 public final class RejectionMeters {
     static final String NAME = "agent_outcomes_rejected_input";
-    static final String SENSOR_GROUP = "stream-agent-outcomes-ingest-metrics";
+    static final String SENSOR_GROUP = "stream-" + InvalidInputException.METRICS_SCOPE + "-metrics";
     private static final String BINDER_PREFIX = "kafka.stream.agent.outcomes.ingest.rejected.";
 
     private RejectionMeters() {
     }
 
-    /** Registers the counters, each reading the sensors of its reason in {@code metrics} (Kafka Streams' metrics). */
-    public static void register(MeterRegistry registry, Supplier<Map<MetricName, ? extends Metric>> metrics) {
+    /**
+     * Registers the counters, each reading the sensors of its reason in Kafka Streams' metrics. Micrometer holds a
+     * function counter's object weakly: the object is {@code streams}, which the service holds.
+     */
+    public static void register(MeterRegistry registry, KafkaStreams streams) {
         for (InvalidInputException.Kind kind : InvalidInputException.Kind.values()) {
-            String sensor = "rejected-" + kind.label() + "-total";
-            FunctionCounter.builder(NAME, metrics, m -> sum(m.get(), sensor)).tag("reason", kind.label())
+            String sensor = kind.sensor() + "-total";
+            FunctionCounter.builder(NAME, streams, s -> sum(s.metrics(), sensor)).tag("reason", kind.label())
                     .description("JSON input refused by ingestion, by reason (to rejected-input)").register(registry);
         }
     }
