@@ -4,6 +4,7 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.app.http.RejectionMeters;
 import io.agentoutcomes.app.http.StreamsMetricsBinding;
 import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
@@ -173,6 +174,7 @@ public final class AgentOutcomesService implements AutoCloseable {
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        metrics.config().meterFilter(RejectionMeters.binderCopies());
         resources.push(metrics::close);
         new JvmMemoryMetrics().bindTo(metrics);
         new JvmThreadMetrics().bindTo(metrics);

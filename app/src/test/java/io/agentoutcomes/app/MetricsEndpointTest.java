@@ -60,16 +60,21 @@ class MetricsEndpointTest {
     private static final Map<String, String> types = new TreeMap<>();
     /** Sample name (with _total, _bucket, ...) to the label sets of its samples. */
     private static final Map<String, List<Map<String, String>>> samples = new TreeMap<>();
+    /** The rejection counters on the first scrape, before any input. */
+    private static List<Map<String, String>> rejectedAtStart;
+    private static String prefix;
 
     @BeforeAll
     static void startAndLoad() throws Exception {
         kafka = KafkaTestCluster.start();
         dataDir = Files.createTempDirectory("metrics-endpoint");
-        String prefix = "metrics-" + System.nanoTime() + ".";
+        prefix = "metrics-" + System.nanoTime() + ".";
         AppConfig config = kafka.serviceConfig(dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
                 ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200");
         service = AgentOutcomesService.start(config);
         waitFor(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
+        scrape();
+        rejectedAtStart = List.copyOf(samples.getOrDefault("agent_outcomes_rejected_input_total", List.of()));
         List<AgentResult> load = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
             load.add(result("ok-" + i, "summarizer", "gpt-4o-mini", "openai", Success.newBuilder().build(), 100, 40, 0, 10));
@@ -81,6 +86,11 @@ class MetricsEndpointTest {
             load.add(result("timeout-" + i, "reviewer", "claude-sonnet-4", "anthropic", failure("llm-timeout"), 50, 0, 0, 0));
         }
         load.add(result("denied", "summarizer", "gpt-4o-mini", "openai", failure("auth-failed"), 0, 0, 0, 0));
+        // seed 000 tokensUsed: a total, no type
+        AgentResult totalOnly = result("vat-0", "vat-agent", "claude-3-5-haiku", "anthropic", Success.newBuilder().build(),
+                0, 0, 0, 0);
+        totalOnly.getExecution().setUsage(Usage.newBuilder().setTotalTokens(500L).build());
+        load.add(totalOnly);
         Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
         try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 kafka.bootstrapServers(), "acks", "all"), new StringSerializer(),
@@ -88,6 +98,10 @@ class MetricsEndpointTest {
             for (AgentResult result : load) {
                 producer.send(new ProducerRecord<>(prefix + "agent-results", result.getTaskId(), result)).get();
             }
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                kafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(prefix + "agent-results-json", "task-bad", "{\"status\": ")).get();
         }
         waitFor(() -> {
             scrape();
@@ -120,6 +134,7 @@ class MetricsEndpointTest {
                 .containsEntry("agent_outcomes_cost_part_usd_total", "counter")
                 .containsEntry("agent_outcomes_retries_total", "counter")
                 .containsEntry("agent_outcomes_dead_letters_total", "counter")
+                .containsEntry("agent_outcomes_rejected_input_total", "counter")
                 .containsEntry("agent_outcomes_duration_seconds", "histogram")
                 .containsEntry("agent_outcomes_retries_pending", "gauge")
                 .containsEntry("agent_outcomes_retry_overdue_seconds", "gauge");
@@ -145,10 +160,43 @@ class MetricsEndpointTest {
         assertThat(sum("agent_outcomes_cache_write_input_tokens_total", "gen_ai_request_model", "claude-sonnet-4")).isEqualTo(30);
         assertThat(sum("agent_outcomes_failures_total", "error_type", "llm-timeout")).isEqualTo(2);
         assertThat(sum("agent_outcomes_failures_total", "error_type", "auth-failed")).isEqualTo(1);
-        assertThat(sum("agent_outcomes_duration_seconds_count")).isEqualTo(12);
-        assertThat(sum("agent_outcomes_duration_seconds_sum")).isCloseTo(12 * 0.25, org.assertj.core.data.Offset.offset(1e-9));
+        // the result that reports only a total keeps its tokens, under their own type: sum() is every token
+        assertThat(sum("agent_outcomes_tokens_total", "gen_ai_token_type", "unknown")).isEqualTo(500);
+        assertThat(sum("agent_outcomes_tokens_total", "gen_ai_request_model", "claude-3-5-haiku")).isEqualTo(500);
+        assertThat(sum("agent_outcomes_duration_seconds_count")).isEqualTo(13);
+        assertThat(sum("agent_outcomes_duration_seconds_sum")).isCloseTo(13 * 0.25, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(samples.get("agent_outcomes_tokens_total")).allSatisfy(labels -> assertThat(labels)
                 .containsKeys("gen_ai_provider_name", "gen_ai_request_model", "gen_ai_agent_id", "gen_ai_token_type"));
+    }
+
+    @Test
+    void everyGenAiSeriesNamesItsOperation() {
+        samples.forEach((name, labelSets) -> {
+            if (name.startsWith("agent_outcomes_")) {
+                labelSets.stream().filter(labels -> labels.containsKey("gen_ai_agent_id")).forEach(labels ->
+                        assertThat(labels).as(name).containsEntry("gen_ai_operation_name", "invoke_agent"));
+            }
+        });
+        assertThat(samples.get("agent_outcomes_tokens_total")).isNotEmpty().allSatisfy(labels ->
+                assertThat(labels).containsEntry("gen_ai_operation_name", "invoke_agent"));
+    }
+
+    @Test
+    void rejectionsAreOneCounterFamilyLabelledByReasonThereFromTheStart() throws Exception {
+        List<String> reasons = List.of("unparseable-json", "unknown-dialect", "missing-field", "wrong-type",
+                "out-of-range", "too-large", "invalid-cloudevent");
+        assertThat(rejectedAtStart).as("every reason at 0 before any input").hasSize(reasons.size())
+                .allSatisfy(labels -> assertThat(labels.get("__value__")).isEqualTo("0.0"));
+        assertThat(rejectedAtStart.stream().map(labels -> labels.get("reason")))
+                .containsExactlyInAnyOrderElementsOf(reasons);
+        // the counters outlive a garbage collection (Micrometer holds a function counter's object weakly)
+        System.gc();
+        waitFor(() -> {
+            scrape();
+            return sum("agent_outcomes_rejected_input_total", "reason", "unparseable-json") == 1;
+        }, 60_000, "the unparseable record counted");
+        assertThat(sum("agent_outcomes_rejected_input_total")).isEqualTo(1);
+        assertThat(samples.keySet()).noneMatch(name -> name.matches(".*rejected_[a-z_]+_(json|dialect|field|type|range|large|cloudevent)_total"));
     }
 
     @Test
@@ -185,7 +233,8 @@ class MetricsEndpointTest {
             }
         }
         assertThat(panels).contains("Throughput", "Outcomes by type", "Retries pending", "Retries scheduled and delivered",
-                "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag");
+                "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag",
+                "Rejected input by reason");
     }
 
     private interface Condition {

@@ -122,9 +122,13 @@ class TimelineBrowserTest {
             }
             HttpClient http = HttpClient.newHttpClient();
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (System.nanoTime() < deadline && !http.send(HttpRequest.newBuilder(URI.create(service.httpUrl()
-                    + "/analytics?window=total&by=agent")).build(), HttpResponse.BodyHandlers.ofString()).body()
-                    .contains("\"attempts\":20")) {
+            // every agent result counted, and the job's nodes (under the agent _workflow)
+            while (System.nanoTime() < deadline) {
+                String totals = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl()
+                        + "/analytics?window=total&by=agent")).build(), HttpResponse.BodyHandlers.ofString()).body();
+                if (totals.contains("\"attempts\":20") && totals.contains("\"name\":\"_workflow\"")) {
+                    break;
+                }
                 Thread.sleep(200);
             }
 
@@ -136,7 +140,8 @@ class TimelineBrowserTest {
                         .extracting(e -> e.getAttribute("data-series")).containsExactly("claude-haiku", "gpt-4o-mini");
                 assertThat(browser.findElements(By.cssSelector("#tokens-chart polyline.series"))).hasSize(2);
                 assertThat(browser.findElements(By.cssSelector("#retry-chart rect.bar")))
-                        .extracting(e -> e.getAttribute("data-agent")).containsExactly("planner", "reviewer", "summarizer");
+                        .extracting(e -> e.getAttribute("data-agent"))
+                        .containsExactly("_workflow", "planner", "reviewer", "summarizer");
                 assertThat(browser.findElement(By.id("retry-chart")).getText()).contains("summarizer");
                 assertThat(browser.findElement(By.id("most-expensive")).getText()).contains("$");
                 assertThat(browser.findElement(By.id("slowest")).getText()).contains(" ms");

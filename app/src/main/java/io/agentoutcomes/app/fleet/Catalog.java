@@ -15,10 +15,22 @@ final class Catalog {
         }
     }
 
-    /** Token counts of one call: input includes the cache reads, as providers report it. */
+    /**
+     * Token counts of one call: {@code input} is the prompt, its cache reads included; cache writes come on top.
+     * Each provider reports them its own way ({@link #reportedInput}); every token counts once in {@link #total}.
+     */
     record Tokens(long input, long output, long cacheRead, long cacheWrite) {
+        /** Every token, once: uncached input, cache reads, cache writes, output (docs/analytics.md, "Figures"). */
         long total() {
-            return input + output;
+            return input + cacheWrite + output;
+        }
+
+        /**
+         * The input token count as the model's provider reports it: Anthropic's excludes cache reads and writes; the
+         * OpenAI-style APIs' includes them.
+         */
+        long reportedInput(Model model) {
+            return model.provider().equals("anthropic") ? input - cacheRead : input + cacheWrite;
         }
     }
 
@@ -28,6 +40,9 @@ final class Catalog {
             new Model("anthropic", "claude-3-5-haiku", "0.80", "4.00", "0.08", "1.00"),
             new Model("anthropic", "claude-sonnet-4", "3.00", "15.00", "0.30", "3.75"),
             new Model("cerebras", "llama-3.3-70b", "0.85", "1.20", "0.85", "0"));
+
+    /** The model a result is counted under when it names none (seed 004 review results). */
+    static final String NO_MODEL = "unknown";
 
     /** Agents that publish seed 000 envelopes, seed 003 flatagents results or canonical Avro. */
     static final List<String> AGENTS = List.of("summarizer", "planner", "extractor", "support-bot", "translator");

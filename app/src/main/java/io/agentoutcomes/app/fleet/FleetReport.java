@@ -32,8 +32,13 @@ import java.util.Map;
  * @param succeededAfterRetry    tasks with a success on {@code outcomes-classified} at attempt 1 or later
  * @param deadLetters            stop reason to the number of records on {@code dead-letter}
  * @param deadLettersByCode      error code to the number of records on {@code dead-letter}
- * @param costByModel            model to the exact sum of the cost of its completions, USD
- * @param tokensByModel          model to the sum of the total tokens of its completions
+ * @param costByModel            model to the exact sum of the reported cost of its completions, USD ({@code unknown}:
+ *                               results that name no model), as {@code /analytics} and {@code /metrics} count it
+ * @param tokensByModel          model to its completions' tokens, each counted once (uncached input, cache reads and
+ *                               writes, output; the total of results that report only one), as {@code /analytics}
+ *                               and {@code /metrics} count them
+ * @param sentCostByModel        model to the cost of the agent results the fleet published, by its own tally
+ * @param sentTokensByModel      model to the tokens of the agent results the fleet published, by its own tally
  * @param busiestJob             the job with the most node outcomes, or null
  * @param settled                whether every scheduled retry was delivered before the report
  */
@@ -44,7 +49,9 @@ public record FleetReport(long seed, long durationSeconds, long published, Map<S
                           long succeededAfterRetry, List<String> succeededAfterRetryExamples,
                           Map<String, Long> deadLetters, Map<String, Long> deadLettersByCode,
                           Map<String, BigDecimal> costByModel,
-                          Map<String, Long> tokensByModel, String busiestJob, long busiestJobOutcomes, boolean settled) {
+                          Map<String, Long> tokensByModel, Map<String, BigDecimal> sentCostByModel,
+                          Map<String, Long> sentTokensByModel, String busiestJob, long busiestJobOutcomes,
+                          boolean settled) {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
@@ -77,9 +84,12 @@ public record FleetReport(long seed, long durationSeconds, long published, Map<S
         long dead = deadLetters.values().stream().mapToLong(Long::longValue).sum();
         out.printf(Locale.ROOT, "  dead letters         %,d%s%n", dead, dead == 0 ? "" : " by stop reason " + deadLetters
                 + ", by code " + deadLettersByCode);
-        out.println("  cost and tokens by model");
+        out.println("  cost and tokens by model (unknown: results that name no model)");
         costByModel.keySet().stream().sorted().forEach(model -> out.printf(Locale.ROOT, "    %-22s %12s %,14d tokens%n",
                 model, dollars(costByModel.get(model)), tokensByModel.getOrDefault(model, 0L)));
+        BigDecimal cost = costByModel.values().stream().reduce(BigDecimal.ZERO, BigDecimal::add);
+        out.printf(Locale.ROOT, "    %-22s %12s %,14d tokens%n", "all models", dollars(cost),
+                tokensByModel.values().stream().mapToLong(Long::longValue).sum());
         if (busiestJob != null) {
             out.printf(Locale.ROOT, "  busiest job          %s (%d node outcomes)%n", busiestJob, busiestJobOutcomes);
         }

@@ -112,7 +112,8 @@ public final class FleetSession {
                 orchestrator.reruns(), orchestrator.rerunSuccesses(), orchestrator.providerSwitches(),
                 counts.succeededAfterRetry().size(), examples, new java.util.TreeMap<>(counts.deadLetters()),
                 new java.util.TreeMap<>(counts.deadLettersByCode()),
-                counts.costByModel(), new java.util.TreeMap<>(counts.tokensByModel()),
+                counts.costByModel(), new java.util.TreeMap<>(counts.tokensByModel()), traffic.sentCostByModel(),
+                traffic.sentTokensByModel(),
                 busiest == null ? null : busiest.getKey(), busiest == null ? 0 : busiest.getValue(), settled);
     }
 

@@ -81,10 +81,11 @@ final class Orchestrator implements RetryHandler {
         Random random = new Random(seed ^ retry.taskId().hashCode() ^ retry.nextAttempt());
         Catalog.Tokens tokens = Catalog.tokens(random);
         BigDecimal[] cost = Catalog.cost(model, tokens);
+        traffic.tally(model.name(), tokens, Catalog.total(cost));
         ResultBuilder result = ResultBuilder.of(failed.getAgentId(), failed.getTaskId()).attempt(retry.nextAttempt())
                 .job(failed.getJobId(), failed.getNodeId()).model(model.provider(), model.name())
                 .duration(Duration.ofMillis(300 + random.nextInt(6_000)))
-                .usage(tokens.input(), tokens.output(), tokens.cacheRead(), tokens.cacheWrite())
+                .usage(tokens.reportedInput(model), tokens.output(), tokens.cacheRead(), tokens.cacheWrite())
                 .cost(cost[0], cost[1], cost[2], cost[3]);
         AgentResult rerun;
         if (succeeds) {

@@ -1,12 +1,12 @@
 package io.agentoutcomes.app.fleet;
 
-import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.client.PipelineTopics;
+import io.agentoutcomes.topology.analytics.Figures;
+import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +28,8 @@ import org.apache.kafka.common.serialization.Deserializer;
 
 /**
  * Counts what the pipeline wrote, as any consumer sees it ({@code read_committed}): every record on
- * {@code outcomes-classified} by result type (and the cost and tokens of each completion by model), on the
+ * {@code outcomes-classified} by result type (and its cost and tokens by model, as {@link Figures} defines them, the
+ * definition {@code /analytics} and {@code /metrics} use), on the
  * {@code retry-delay-<tier>} topics (retries scheduled), on {@code retry-ready} (delivered) and on {@code dead-letter}
  * (by stop reason), from the offsets the topics had when it was created, so earlier runs on the same broker do not
  * count. Reads on a thread of its own; {@link #snapshot()} is consistent.
@@ -66,8 +67,7 @@ final class TopicCounts implements AutoCloseable {
     private final Set<String> afterRetry = new HashSet<>();
     private final Map<String, Long> deadByReason = new TreeMap<>();
     private final Map<String, Long> deadByCode = new TreeMap<>();
-    private final Map<String, BigDecimal> cost = new TreeMap<>();
-    private final Map<String, Long> tokens = new TreeMap<>();
+    private final Figures.Tally tally = new Figures.Tally();
     private final Map<String, Long> byJob = new HashMap<>();
 
     TopicCounts(Map<String, Object> clientSettings, PipelineTopics topics) {
@@ -146,16 +146,7 @@ final class TopicCounts implements AutoCloseable {
             if (outcome.getJobId() != null) {
                 byJob.merge(outcome.getJobId(), 1L, Long::sum);
             }
-            AgentResult result = outcome.getAgentResult();
-            if (result != null && result.getExecution() != null && result.getExecution().getModel() != null) {
-                String model = result.getExecution().getModel();
-                if (result.getExecution().getCost() != null) {
-                    cost.merge(model, Money.toDecimal(result.getExecution().getCost().getTotal()), BigDecimal::add);
-                }
-                if (result.getExecution().getUsage() != null && result.getExecution().getUsage().getTotalTokens() != null) {
-                    tokens.merge(model, result.getExecution().getUsage().getTotalTokens(), Long::sum);
-                }
-            }
+            tally.add(outcome);
         }
     }
 
@@ -172,9 +163,15 @@ final class TopicCounts implements AutoCloseable {
             throw failure;
         }
         Map<String, BigDecimal> costs = new TreeMap<>();
-        cost.forEach((model, usd) -> costs.put(model, usd.stripTrailingZeros()));
+        Map<String, Long> tokens = new TreeMap<>();
+        // the workflow nodes' aggregate has neither tokens nor cost: not a model
+        Figures.byModel(tally.aggregates().stream().filter(m -> !m.getAgentId().equals(MetricsAggregator.WORKFLOW))
+                .toList()).forEach((model, m) -> {
+                    costs.put(model, m.getCostTotal().stripTrailingZeros());
+                    tokens.put(model, Figures.tokens(m).total());
+                });
         return new Snapshot(Map.copyOf(byType), scheduled, delivered, beforeDue, Set.copyOf(afterRetry),
-                Map.copyOf(deadByReason), Map.copyOf(deadByCode), costs, Map.copyOf(tokens), Map.copyOf(byJob));
+                Map.copyOf(deadByReason), Map.copyOf(deadByCode), costs, tokens, Map.copyOf(byJob));
     }
 
     @Override

@@ -57,6 +57,8 @@ final class TrafficGenerator {
     private final Map<Kind, AtomicLong> sentByKind = new ConcurrentHashMap<>();
     private final List<Future<RecordMetadata>> inFlight = new ArrayList<>();
     private final AtomicLong failures = new AtomicLong();
+    private final Map<String, Long> sentTokens = new java.util.TreeMap<>();
+    private final Map<String, BigDecimal> sentCost = new java.util.TreeMap<>();
     private long next;
 
     TrafficGenerator(OutcomePublisher publisher, long seed, String run) {
@@ -146,19 +148,21 @@ final class TrafficGenerator {
 
     private ResultBuilder avro(String agent, String task, Catalog.Model model, Catalog.Tokens tokens) {
         BigDecimal[] cost = Catalog.cost(model, tokens);
+        tally(model.name(), tokens, Catalog.total(cost));
         return ResultBuilder.of(agent, task).model(model.provider(), model.name())
                 .duration(Duration.ofMillis(300 + random.nextInt(8_000)))
-                .usage(tokens.input(), tokens.output(), tokens.cacheRead(), tokens.cacheWrite())
+                .usage(tokens.reportedInput(model), tokens.output(), tokens.cacheRead(), tokens.cacheWrite())
                 .cost(cost[0], cost[1], cost[2], cost[3]);
     }
 
     /** Seed 003 flatagents: usage with cache reads and writes, a cost breakdown, provider data. */
     private ObjectNode flat(String agent, String task, Catalog.Model model, Catalog.Tokens tokens) {
         ObjectNode flat = JSON.createObjectNode().put("agent_id", agent).put("task_id", task).put("result_id", task + "/0");
-        flat.putObject("usage").put("input_tokens", tokens.input()).put("output_tokens", tokens.output())
+        flat.putObject("usage").put("input_tokens", tokens.reportedInput(model)).put("output_tokens", tokens.output())
                 .put("total_tokens", tokens.total()).put("cache_read_tokens", tokens.cacheRead())
                 .put("cache_write_tokens", tokens.cacheWrite()).put("api_calls", 1);
         BigDecimal[] cost = Catalog.cost(model, tokens);
+        tally(model.name(), tokens, Catalog.total(cost));
         flat.putObject("cost").put("input", cost[0]).put("output", cost[1]).put("cache_read", cost[2])
                 .put("cache_write", cost[3]).put("total", Catalog.total(cost));
         providerData(flat, model, task, Map.of("x-request-id", "req-" + task));
@@ -175,6 +179,7 @@ final class TrafficGenerator {
     /** Seed 000 envelope with its execution metadata (tokensUsed and a reported cost). */
     private ObjectNode vat(Catalog.Model model, Catalog.Tokens tokens, String status) {
         ObjectNode envelope = JSON.createObjectNode().put("status", status);
+        tally(model.name(), tokens, Catalog.total(Catalog.cost(model, tokens)));
         envelope.putObject("execution").put("durationMs", 200 + random.nextInt(5_000)).put("model", model.name())
                 .put("provider", model.provider()).put("tokensUsed", tokens.total())
                 .put("cost", Catalog.total(Catalog.cost(model, tokens)))
@@ -186,6 +191,8 @@ final class TrafficGenerator {
     private void review(String task, Catalog.Tokens tokens, String status) {
         String agent = Catalog.REVIEWERS.get(random.nextInt(Catalog.REVIEWERS.size()));
         Catalog.Model model = Catalog.MODELS.get(3);
+        // seed 004 names no model: counted under none
+        tally(Catalog.NO_MODEL, tokens, Catalog.total(Catalog.cost(model, tokens)));
         ObjectNode review = JSON.createObjectNode().put("agentId", agent).put("status", status);
         review.putObject("metrics").put("durationMs", 1_000 + random.nextInt(20_000)).put("filesProcessed", 1 + random.nextInt(40))
                 .put("tokensUsed", tokens.total()).put("estimatedCostUsd", Catalog.total(Catalog.cost(model, tokens)));
@@ -279,6 +286,25 @@ final class TrafficGenerator {
     private void send(ObjectNode json, String agent, String task, String dialect) {
         track(publisher.publish(JsonRecord.agentResult(agent, task, json.toString()).resultId(task + "/0").attempt(0)
                 .dialect(dialect)), publisher.topics().agentResultsJson());
+    }
+
+    /**
+     * Counts the tokens and cost of one agent result sent (re-runs too), under the model it names: the fleet's own
+     * tally, which every surface of the pipeline must give back.
+     */
+    synchronized void tally(String model, Catalog.Tokens tokens, BigDecimal cost) {
+        sentTokens.merge(model, tokens.total(), Long::sum);
+        sentCost.merge(model, cost, BigDecimal::add);
+    }
+
+    synchronized Map<String, Long> sentTokensByModel() {
+        return new java.util.TreeMap<>(sentTokens);
+    }
+
+    synchronized Map<String, BigDecimal> sentCostByModel() {
+        Map<String, BigDecimal> copy = new java.util.TreeMap<>();
+        sentCost.forEach((model, usd) -> copy.put(model, usd.stripTrailingZeros()));
+        return copy;
     }
 
     /** Counts a record sent to a topic; re-runs are counted here too. */

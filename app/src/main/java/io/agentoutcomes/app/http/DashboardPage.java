@@ -53,9 +53,12 @@ public final class DashboardPage {
                             + "and a fleet in one process.</p></div></body></html>").toString();
         }
         html.append("<div class=\"grid\">");
+        // a group with neither cost nor tokens (the workflow nodes' model "unknown" alone) is no line of these charts
+        List<AnalyticsQueries.Series> models = costByModel.stream().filter(series -> series.points().stream()
+                .anyMatch(m -> m.getCostTotal().signum() != 0 || m.getTotalTokens() != 0)).toList();
         html.append(card("Cost per model, USD per minute", "cost-chart",
-                lineChart(costByModel, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
-        html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(costByModel, m -> m.getTotalTokens(),
+                lineChart(models, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
+        html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(models, m -> m.getTotalTokens(),
                 v -> count(v) + " tok")));
         List<AgentMetrics> agents = new ArrayList<>();
         totalsByAgent.forEach(series -> agents.addAll(series.points()));

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.http;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.DurationSketch;
+import io.agentoutcomes.topology.analytics.Figures;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Tags;
@@ -25,10 +26,13 @@ import org.HdrHistogram.AbstractHistogram;
 /**
  * The pipeline's domain meters, read from the analytics running totals this instance holds (so they are exactly-once,
  * like the totals; Prometheus sums the instances). Every series is labelled with the OpenTelemetry GenAI attributes
- * {@code gen_ai.agent.id}, {@code gen_ai.request.model} and {@code gen_ai.provider.name} ({@link GenAiConventions}):
+ * {@code gen_ai.operation.name} ({@code invoke_agent}; {@code invoke_workflow} for workflow nodes), {@code gen_ai.agent.id},
+ * {@code gen_ai.request.model} and {@code gen_ai.provider.name} ({@link GenAiConventions}). What each counts is
+ * {@link Figures}' definition, the same as the report's, {@code /analytics}' and the dashboard's:
  * <ul>
  *   <li>counters ({@code _total}): results by type, failures by {@code error.type}, tokens by {@code gen_ai.token.type}
- *       (input including cache reads and writes, as the conventions count it; output) with the cache reads and writes
+ *       (input including cache reads and writes, as the conventions count it; output; unknown: results that report
+ *       only a total) with the cache reads and writes
  *       as their own counters beside them, cost in US dollars and its reported parts, retries scheduled, dead letters
  *       by stop reason, results by confidence range;</li>
  *   <li>{@value #DURATION}: a histogram of result durations in seconds, its buckets read from the totals' duration
@@ -122,9 +126,10 @@ public final class DomainMeters {
             m.getCompletions().forEach((type, count) -> resultValues.add(tags.and("result_type", type), count));
             m.getFailuresByErrorCode().forEach((code, count) ->
                     failureValues.add(tags.and(GenAiConventions.ERROR_TYPE, code), count));
-            long cacheTokens = m.getCacheReadTokens() + m.getCacheWriteTokens();
-            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT), m.getInputTokens() + cacheTokens);
-            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT), m.getOutputTokens());
+            Figures.Tokens tokenTypes = Figures.tokens(m);
+            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_INPUT), tokenTypes.input());
+            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_OUTPUT), tokenTypes.output());
+            tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_UNKNOWN), tokenTypes.unknown());
             cacheReadValues.add(tags, m.getCacheReadTokens());
             cacheWriteValues.add(tags, m.getCacheWriteTokens());
             costValues.add(tags, m.getCostTotal());
@@ -154,7 +159,9 @@ public final class DomainMeters {
 
     private static Tags labels(AgentMetrics m) {
         return Tags.of(GenAiConventions.AGENT_ID, m.getAgentId(), GenAiConventions.REQUEST_MODEL, m.getModel(),
-                GenAiConventions.PROVIDER_NAME, GenAiConventions.providerName(m.getProvider()));
+                GenAiConventions.PROVIDER_NAME, GenAiConventions.providerName(m.getProvider()),
+                GenAiConventions.OPERATION_NAME, m.getAgentId().equals(MetricsAggregator.WORKFLOW)
+                        ? GenAiConventions.OPERATION_INVOKE_WORKFLOW : GenAiConventions.OPERATION_INVOKE_AGENT);
     }
 
     /**
@@ -181,10 +188,20 @@ public final class DomainMeters {
                 .sum(m.getDurationSumMs() / 1000.0).build();
     }
 
-    /** The most expensive label sets up to the cap; the rest merged into one {@value #OTHER} set. */
+    /**
+     * The most expensive label sets up to the cap; the rest merged into one {@value #OTHER} set. The workflow nodes'
+     * ({@value MetricsAggregator#WORKFLOW}, no cost) keep their own, beside the cap.
+     */
     List<AgentMetrics> capped(List<AgentMetrics> all) {
         if (all.size() <= maxLabelSets) {
             return all;
+        }
+        List<AgentMetrics> workflow = all.stream().filter(m -> m.getAgentId().equals(MetricsAggregator.WORKFLOW)).toList();
+        if (!workflow.isEmpty()) {
+            List<AgentMetrics> agents = all.stream().filter(m -> !m.getAgentId().equals(MetricsAggregator.WORKFLOW)).toList();
+            List<AgentMetrics> kept = new ArrayList<>(capped(agents));
+            kept.addAll(workflow);
+            return kept;
         }
         List<AgentMetrics> sorted = new ArrayList<>(all);
         sorted.sort(Comparator.comparing(AgentMetrics::getCostTotal, Comparator.<BigDecimal>reverseOrder())

@@ -17,6 +17,20 @@ public final class GenAiConventions {
     public static final String TOKEN_TYPE = "gen_ai.token.type";
     public static final String TOKEN_TYPE_INPUT = "input";
     public static final String TOKEN_TYPE_OUTPUT = "output";
+    /**
+     * A custom {@code gen_ai.token.type} (the conventions allow one): tokens of results that report only a total, so
+     * that {@code sum()} over the token types is every token (docs/analytics.md, "Figures").
+     */
+    public static final String TOKEN_TYPE_UNKNOWN = "unknown";
+    /** Required on the GenAI metrics by the conventions. */
+    public static final String OPERATION_NAME = "gen_ai.operation.name";
+    /** The operation of an agent's result. */
+    public static final String OPERATION_INVOKE_AGENT = "invoke_agent";
+    /**
+     * A custom {@code gen_ai.operation.name} (the conventions allow one; 1.37 has no well-known value for it): the
+     * outcomes of workflow nodes, aggregated under the agent id {@code _workflow}.
+     */
+    public static final String OPERATION_INVOKE_WORKFLOW = "invoke_workflow";
     public static final String ERROR_TYPE = "error.type";
 
     /** Provider names as results spell them (lower case, '-', '_', ' ' and '.' dropped) to the well-known values. */

@@ -110,6 +110,7 @@ public final class HttpApiServer implements AutoCloseable {
                        RestoreTracker restores, Map<String, Set<String>> storeTopics) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
+        RejectionMeters.register(metrics, streams);
         this.attached = new Attached(streams, restores, new QueryRoutes(new JobQueries(fanOut), analytics,
                 self.host() + ":" + self.port()), metrics,
                 new DomainMeters(metrics, analytics::localTotals, maxLabelSets), new RetryScheduleMeters(metrics, streams));

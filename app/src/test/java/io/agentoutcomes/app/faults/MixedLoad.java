@@ -33,7 +33,8 @@ import org.apache.kafka.common.serialization.Serializer;
  * short backoff the suite configures) and permanent ones. Every record has an explicit result id, a task of its own,
  * and an explicit timestamp in {@link #EVENT_HOUR}, advancing {@link #EVENT_STEP_MS} a record as a producer's clock would
  * (about twice as fast as real time at the scenarios' rates), so analytics windows are known.
- * {@link #clock} then sends one success per agent/model/provider far later, which closes those windows.
+ * {@link #clock} then sends one success per agent/model/provider (and one node event, for the workflow nodes'
+ * aggregate) far later, which closes those windows.
  */
 final class MixedLoad {
     /**
@@ -148,6 +149,12 @@ final class MixedLoad {
         String id = run + "-clock-" + c;
         batch.add(review(time, "task-" + id, "r-" + id, 2, new BigDecimal("0.000001"), "\"status\":\"success\",\"findings\":[]",
                 ResultType.SUCCESS));
+        // and one for the workflow nodes' aggregate (agent _workflow)
+        String job = "job-" + run + "-clock";
+        tally.job(job);
+        batch.add(node(time, NodeFinished.newBuilder().setJobId(job).setNodeId("n1").setStepIndex(1).setAttempt(0)
+                .setResultType(StepResultType.SUCCESS).setTimestamp(time).build()));
+        tallyNode(job, "n1", 0, StepResultType.SUCCESS, time);
         return batch;
     }
 
@@ -255,6 +262,9 @@ final class MixedLoad {
         String resultId = job + "/" + node + "/" + attempt + "/" + type.name() + "/" + finishedAt;
         tally.outcome(resultId, resultType, type == StepResultType.RETRYABLE_FAILURE,
                 type == StepResultType.PERMANENT_FAILURE);
+        // workflow nodes are aggregated too, under the agent _workflow (docs/analytics.md, "Figures")
+        tally.analytics(finishedAt, "_workflow", "unknown", "unknown", resultType, 0, 0, 0, BigDecimal.ZERO,
+                type == StepResultType.RETRYABLE_FAILURE);
         if (type == StepResultType.COMPENSATABLE_FAILURE) {
             tally.compensated.add(resultId);
         }

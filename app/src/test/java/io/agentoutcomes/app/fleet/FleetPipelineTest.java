@@ -2,16 +2,23 @@ package io.agentoutcomes.app.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.KafkaTestCluster;
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
 import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.analytics.Figures;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.assertj.core.data.Offset;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigDecimal;
@@ -36,8 +43,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code fleet} with a fixed seed against the pipeline on a real broker (in the test JVM): every number of its report
- * checked against this test's own {@code read_committed} reading of the topics, from the beginning. The service requires
- * credentials, so the fleet's registry client presents them.
+ * checked against this test's own {@code read_committed} reading of the topics, from the beginning, and against the
+ * fleet's own tally of what it sent; then every other surface, {@code /analytics} (running totals, and the 1-minute
+ * windows the dashboard draws) and the domain meters of {@code /metrics} (what the Grafana panels query), giving the
+ * same tokens, cost, outcomes, retries and dead letters (docs/analytics.md, "Figures"). The service requires
+ * credentials, so the fleet's registry client and this test's HTTP client present them.
  */
 class FleetPipelineTest {
     @TempDir
@@ -78,8 +88,7 @@ class FleetPipelineTest {
 
             Map<String, Long> byType = new TreeMap<>();
             Set<String> afterRetry = new HashSet<>();
-            Map<String, BigDecimal> cost = new TreeMap<>();
-            Map<String, Long> tokens = new TreeMap<>();
+            Figures.Tally tally = new Figures.Tally();
             Map<String, Long> byJob = new HashMap<>();
             for (ConsumerRecord<byte[], byte[]> record : topics.get(Topics.OUTCOMES_CLASSIFIED)) {
                 ClassifiedOutcome outcome = outcomes.deserialize(record.topic(), record.headers(), record.value());
@@ -90,23 +99,31 @@ class FleetPipelineTest {
                 if (outcome.getJobId() != null) {
                     byJob.merge(outcome.getJobId(), 1L, Long::sum);
                 }
-                var execution = outcome.getAgentResult() == null ? null : outcome.getAgentResult().getExecution();
-                if (execution != null && execution.getModel() != null) {
-                    if (execution.getCost() != null) {
-                        cost.merge(execution.getModel(), Money.toDecimal(execution.getCost().getTotal()), BigDecimal::add);
-                    }
-                    if (execution.getUsage() != null && execution.getUsage().getTotalTokens() != null) {
-                        tokens.merge(execution.getModel(), execution.getUsage().getTotalTokens(), Long::sum);
-                    }
-                }
+                tally.add(outcome);
             }
+            Map<String, BigDecimal> cost = new TreeMap<>();
+            Map<String, Long> tokens = new TreeMap<>();
+            Figures.byModel(tally.aggregates().stream().filter(m -> !m.getAgentId().equals("_workflow")).toList())
+                    .forEach((model, m) -> {
+                        cost.put(model, m.getCostTotal());
+                        tokens.put(model, Figures.tokens(m).total());
+                    });
             assertThat(report.outcomes()).isEqualTo(byType);
             assertThat(byType.keySet()).contains("success", "retryable_failure", "permanent_failure",
                     "compensatable_failure", "skipped", "in_progress");
             assertThat(report.succeededAfterRetry()).isEqualTo(afterRetry.size()).isPositive();
-            assertThat(report.costByModel().keySet()).isEqualTo(cost.keySet()).hasSize(Catalog.MODELS.size());
-            cost.forEach((model, usd) -> assertThat(report.costByModel().get(model)).as(model).isEqualByComparingTo(usd));
-            assertThat(report.tokensByModel()).isEqualTo(tokens);
+            // every outcome is a result or node event the fleet sent
+            assertThat(byType.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(
+                    List.of(Topics.AGENT_RESULTS, Topics.AGENT_RESULTS_JSON, Topics.NODE_FINISHED, Topics.NODE_FINISHED_JSON)
+                            .stream().mapToLong(topic -> report.publishedByTopic().get(topic)).sum());
+            // cost and tokens by model: the fleet's own tally = the topics = the report; seed 004 names no model
+            assertThat(cost.keySet()).hasSize(Catalog.MODELS.size() + 1).contains(Catalog.NO_MODEL)
+                    .isEqualTo(report.costByModel().keySet()).isEqualTo(report.sentCostByModel().keySet());
+            cost.forEach((model, usd) -> {
+                assertThat(report.costByModel().get(model)).as(model).isEqualByComparingTo(usd);
+                assertThat(report.sentCostByModel().get(model)).as(model).isEqualByComparingTo(usd);
+            });
+            assertThat(report.tokensByModel()).isEqualTo(tokens).isEqualTo(report.sentTokensByModel());
             long busiest = byJob.values().stream().mapToLong(Long::longValue).max().orElseThrow();
             assertThat(report.busiestJobOutcomes()).isEqualTo(busiest);
             assertThat(byJob.get(report.busiestJob())).isEqualTo(busiest);
@@ -133,6 +150,92 @@ class FleetPipelineTest {
             assertThat(report.deadLetters()).isEqualTo(deadByReason);
             assertThat(report.deadLettersByCode()).isEqualTo(deadByCode);
             assertThat(deadByReason).containsKey("error");
+
+            Surfaces surfaces = new Surfaces(service);
+            long outcomeCount = byType.values().stream().mapToLong(Long::longValue).sum();
+            long metersDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            String metrics = surfaces.get("/metrics");
+            while (Surfaces.sum(metrics, "agent_outcomes_results_total", null) != outcomeCount
+                    && System.nanoTime() < metersDeadline) {
+                Thread.sleep(500);
+                metrics = surfaces.get("/metrics");
+            }
+            // /metrics: the domain meters, as the Grafana panels sum them
+            String scrape = metrics;
+            assertThat(Surfaces.sum(scrape, "agent_outcomes_results_total", null)).isEqualTo((double) outcomeCount);
+            byType.forEach((type, count) -> assertThat(Surfaces.sum(scrape, "agent_outcomes_results_total",
+                    "result_type=\"" + type.toUpperCase(Locale.ROOT) + "\"")).as(type).isEqualTo((double) count));
+            assertThat(Surfaces.sum(scrape, "agent_outcomes_retries_total", null)).as("retries scheduled").isEqualTo((double) scheduled);
+            deadByReason.forEach((reason, count) -> assertThat(Surfaces.sum(scrape, "agent_outcomes_dead_letters_total",
+                    "stop_reason=\"" + reason.toUpperCase(Locale.ROOT) + "\"")).as(reason).isEqualTo((double) count));
+            assertThat(Surfaces.sum(scrape, "agent_outcomes_dead_letters_total", null))
+                    .isEqualTo((double) deadByReason.values().stream().mapToLong(Long::longValue).sum());
+            tokens.forEach((model, count) -> assertThat(Surfaces.sum(scrape, "agent_outcomes_tokens_total",
+                    "gen_ai_request_model=\"" + model + "\"")).as(model).isEqualTo((double) count));
+            cost.forEach((model, usd) -> assertThat(Surfaces.sum(scrape, "agent_outcomes_cost_usd_total",
+                    "gen_ai_request_model=\"" + model + "\"")).as(model).isCloseTo(usd.doubleValue(), Offset.offset(1e-9)));
+
+            // /analytics: the running totals, and the 1-minute windows the dashboard draws, summed
+            for (String window : List.of("total", "1m")) {
+                Map<String, BigDecimal> analyticsCost = new TreeMap<>();
+                Map<String, Long> analyticsTokens = new TreeMap<>();
+                for (JsonNode series : surfaces.analytics(window, "model").get("series")) {
+                    for (JsonNode point : series.get("points")) {
+                        analyticsCost.merge(series.get("name").asText(), point.get("costTotal").decimalValue(), BigDecimal::add);
+                        analyticsTokens.merge(series.get("name").asText(), point.get("totalTokens").asLong(), Long::sum);
+                    }
+                }
+                assertThat(analyticsTokens).as(window).isEqualTo(tokens);
+                assertThat(analyticsCost.keySet()).as(window).isEqualTo(cost.keySet());
+                cost.forEach((model, usd) -> assertThat(analyticsCost.get(model)).as(window + " " + model)
+                        .isEqualByComparingTo(usd));
+            }
+            Map<String, Long> analyticsTypes = new TreeMap<>();
+            Map<String, Long> analyticsDead = new TreeMap<>();
+            long analyticsRetries = 0;
+            for (JsonNode series : surfaces.analytics("total", "agent").get("series")) {
+                JsonNode point = series.get("points").get(0);
+                point.get("completions").fields().forEachRemaining(e ->
+                        analyticsTypes.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue().asLong(), Long::sum));
+                point.get("deadLetters").fields().forEachRemaining(e ->
+                        analyticsDead.merge(e.getKey().toLowerCase(Locale.ROOT), e.getValue().asLong(), Long::sum));
+                analyticsRetries += point.get("retries").asLong();
+            }
+            assertThat(analyticsTypes).isEqualTo(byType);
+            assertThat(analyticsDead).isEqualTo(deadByReason);
+            assertThat(analyticsRetries).isEqualTo(scheduled);
+        }
+    }
+
+    /** The service's HTTP surfaces, asked with its credentials. */
+    private record Surfaces(AgentOutcomesService service) {
+        private static final ObjectMapper JSON = new ObjectMapper()
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+
+        String get(String path) throws Exception {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(service.httpUrl() + path))
+                    .timeout(Duration.ofSeconds(30));
+            service.httpSecurity().clientAuthorization().ifPresent(value -> request.header("Authorization", value));
+            HttpResponse<String> response = service.httpSecurity().client(Duration.ofSeconds(10)).send(request.build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as(path).isEqualTo(200);
+            return response.body();
+        }
+
+        JsonNode analytics(String window, String by) throws Exception {
+            return JSON.readTree(get("/analytics?window=" + window + "&by=" + by));
+        }
+
+        /** The sum of a metric's samples in a scrape of /metrics, those with a label (name="value") only when given. */
+        static double sum(String scrape, String name, String label) {
+            double sum = 0;
+            for (String line : scrape.split("\n")) {
+                if ((line.startsWith(name + "{") || line.startsWith(name + " "))
+                        && (label == null || line.contains(label))) {
+                    sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+            return sum;
         }
     }
 

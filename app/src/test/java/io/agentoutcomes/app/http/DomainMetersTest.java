@@ -86,12 +86,65 @@ class DomainMetersTest {
         meters.refresh();
 
         Map<String, Double> tokens = counter("agent_outcomes_tokens", "gen_ai_token_type");
-        assertThat(tokens).isEqualTo(Map.of("input", 1_120.0, "output", 7.0));
+        assertThat(tokens).isEqualTo(Map.of("input", 1_120.0, "output", 7.0, "unknown", 0.0));
         assertThat(tokens.values().stream().mapToDouble(Double::doubleValue).sum()).as("sum() is the total, once")
                 .isEqualTo(claude.getTotalTokens());
         assertThat(counter("agent_outcomes_cache_read_input_tokens", "gen_ai_provider_name")).isEqualTo(Map.of("anthropic", 1_000.0));
         assertThat(counter("agent_outcomes_cache_write_input_tokens", "gen_ai_request_model"))
                 .isEqualTo(Map.of("claude-sonnet-4", 20.0));
+    }
+
+    @Test
+    void tokensOfResultsThatReportOnlyATotalAreTheirOwnTokenTypeSoTheTypesAddUpToTheTotal() {
+        // 100 + 7 reported by type (plus 20 cache writes); 5 000 by results that report only a total (seed 000 tokensUsed)
+        AgentMetrics m = totals("vat-agent", "claude-3-5-haiku", "anthropic", "0.5");
+        m.setInputTokens(100);
+        m.setCacheWriteTokens(20);
+        m.setOutputTokens(7);
+        m.setTotalTokens(5_127);
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(m), 10);
+
+        meters.refresh();
+
+        Map<String, Double> tokens = counter("agent_outcomes_tokens", "gen_ai_token_type");
+        assertThat(tokens).isEqualTo(Map.of("input", 120.0, "output", 7.0, "unknown", 5_000.0));
+        assertThat(tokens.values().stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(m.getTotalTokens());
+    }
+
+    @Test
+    void everyGenAiSeriesNamesItsOperationAgentsInvokeAgentWorkflowNodesInvokeWorkflow() {
+        AgentMetrics agent = totals("summarizer", "gpt-4o", "openai", "1");
+        AgentMetrics workflow = totals("_workflow", "unknown", "unknown", "0");
+        AbstractHistogram sketch = DurationSketch.empty();
+        agent.setDurationSumMs(DurationSketch.record(sketch, 40));
+        agent.setDurationSketch(DurationSketch.encode(sketch));
+        agent.setDurationCount(1);
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(agent, workflow), 10);
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_retries", "gen_ai_operation_name"))
+                .isEqualTo(Map.of("invoke_agent", 1.0, "invoke_workflow", 1.0));
+        assertThat(registry.getPrometheusRegistry().scrape().stream()
+                .filter(s -> s.getMetadata().getPrometheusName().startsWith("agent_outcomes_"))
+                .flatMap(s -> s.getDataPoints().stream()))
+                .isNotEmpty()
+                .allSatisfy(point -> assertThat(point.getLabels().get("gen_ai_operation_name")).isNotNull());
+    }
+
+    @Test
+    void theWorkflowNodesKeepTheirSeriesBesideTheCap() {
+        List<AgentMetrics> all = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            all.add(totals("agent-" + i, i + ".0"));
+        }
+        all.add(totals("_workflow", "unknown", "unknown", "0"));
+        DomainMeters meters = new DomainMeters(registry, () -> all, 3);
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_retries", "gen_ai_agent_id"))
+                .isEqualTo(Map.of("agent-4", 1.0, "agent-3", 1.0, DomainMeters.OTHER, 2.0, "_workflow", 1.0));
     }
 
     @Test
@@ -148,8 +201,8 @@ class DomainMetersTest {
         assertThat(point.getLabels().get("gen_ai_agent_id")).isEqualTo("a");
         String scrape = registry.scrape();
         assertThat(scrape).contains("# TYPE agent_outcomes_duration_seconds histogram")
-                .contains("agent_outcomes_duration_seconds_bucket{gen_ai_agent_id=\"a\",gen_ai_provider_name=\"p\","
-                        + "gen_ai_request_model=\"m\",le=\"0.005\"} 1")
+                .contains("agent_outcomes_duration_seconds_bucket{gen_ai_agent_id=\"a\",gen_ai_operation_name=\"invoke_agent\","
+                        + "gen_ai_provider_name=\"p\",gen_ai_request_model=\"m\",le=\"0.005\"} 1")
                 .contains("le=\"0.05\"} 3").contains("le=\"1.0\"} 4").contains("le=\"60.0\"} 5").contains("le=\"120.0\"} 6")
                 .contains("le=\"+Inf\"} 6").doesNotContain("quantile");
     }

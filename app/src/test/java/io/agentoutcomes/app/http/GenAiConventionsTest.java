@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.opentelemetry.semconv.ErrorAttributes;
 import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes;
+import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiOperationNameIncubatingValues;
 import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiProviderNameIncubatingValues;
 import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiTokenTypeIncubatingValues;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +23,11 @@ class GenAiConventionsTest {
         assertThat(GenAiConventions.TOKEN_TYPE_INPUT).isEqualTo(GenAiTokenTypeIncubatingValues.INPUT);
         assertThat(GenAiConventions.TOKEN_TYPE_OUTPUT).isEqualTo(GenAiTokenTypeIncubatingValues.OUTPUT);
         assertThat(GenAiConventions.ERROR_TYPE).isEqualTo(ErrorAttributes.ERROR_TYPE.getKey());
+        assertThat(GenAiConventions.OPERATION_NAME).isEqualTo(GenAiIncubatingAttributes.GEN_AI_OPERATION_NAME.getKey());
+        assertThat(GenAiConventions.OPERATION_INVOKE_AGENT).isEqualTo(GenAiOperationNameIncubatingValues.INVOKE_AGENT);
+        assertThat(GenAiConventions.OPERATION_INVOKE_WORKFLOW).as("a custom value, not a well-known one")
+                .isNotIn(GenAiOperationNameIncubatingValues.CHAT, GenAiOperationNameIncubatingValues.INVOKE_AGENT,
+                        GenAiOperationNameIncubatingValues.EXECUTE_TOOL, GenAiOperationNameIncubatingValues.CREATE_AGENT);
     }
 
     @ParameterizedTest

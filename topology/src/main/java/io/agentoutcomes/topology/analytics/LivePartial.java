@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.StopReason;
+import io.agentoutcomes.topology.classify.Decisions;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -80,14 +81,13 @@ public final class LivePartial {
             attempts++;
         }
         Decision decision = outcome.getDecision();
-        if (decision != null) {
-            if (decision.getHandling() == ErrorHandling.RETRY) {
-                retries++;
-            } else if (decision.getHandling() == ErrorHandling.IGNORE) {
-                ignoredFailures++;
-            } else if (type != ResultType.COMPENSATABLE_FAILURE && decision.getStopReason() != null) {
-                deadLetters[decision.getStopReason().ordinal()]++;
-            }
+        if (Decisions.isRetry(outcome)) {
+            retries++;
+        } else if (decision != null && decision.getHandling() == ErrorHandling.IGNORE) {
+            ignoredFailures++;
+        } else if (Decisions.isDeadLetter(outcome)) {
+            StopReason reason = decision.getStopReason();
+            deadLetters[(reason == null ? StopReason.ERROR : reason).ordinal()]++;
         }
         if (outcome.getErrorCode() != null && isFailure(type)) {
             if (failuresByErrorCode == null) {

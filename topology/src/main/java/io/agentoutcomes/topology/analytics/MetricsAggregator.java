@@ -19,14 +19,23 @@ import org.HdrHistogram.AbstractHistogram;
  */
 public final class MetricsAggregator {
     public static final String UNKNOWN = "unknown";
+    /**
+     * The agent id workflow-node outcomes are aggregated under ({@code node_finished} events name no agent), with model
+     * and provider {@value #UNKNOWN}: their retries, dead letters and outcomes count like an agent's (docs/analytics.md).
+     */
+    public static final String WORKFLOW = "_workflow";
 
     /** What the analytics group by. */
     public record Key(String agentId, String model, String provider) {
-        /** The key of an agent's outcome; empty for workflow-node outcomes, which have no agent. */
+        /**
+         * The key of an outcome: an agent's by its agent, model and provider ({@value #UNKNOWN} where the result does
+         * not say); a workflow node's {@value #WORKFLOW}. Every classified outcome has one: {@code outcomes-classified}
+         * and the analytics count the same outcomes.
+         */
         public static Optional<Key> of(ClassifiedOutcome outcome) {
             AgentResult result = outcome.getAgentResult();
             if (result == null) {
-                return Optional.empty();
+                return Optional.of(new Key(WORKFLOW, UNKNOWN, UNKNOWN));
             }
             ExecutionMetadata execution = result.getExecution();
             String model = execution == null ? null : execution.getModel();

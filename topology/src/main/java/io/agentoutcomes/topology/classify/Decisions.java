@@ -211,6 +211,14 @@ public final class Decisions {
         return outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.STOP;
     }
 
+    /**
+     * Whether an outcome goes to {@code dead-letter}: a stop that is not a compensatable failure (those go to
+     * {@code compensations}). {@link OutcomeRouter} routes by it and the analytics count by it.
+     */
+    public static boolean isDeadLetter(ClassifiedOutcome outcome) {
+        return isStop(outcome) && outcome.getResultType() != ResultType.COMPENSATABLE_FAILURE;
+    }
+
     private static boolean isLowConfidenceRetry(ClassifiedOutcome outcome) {
         return outcome.getConfidenceCheck() != null && outcome.getConfidenceCheck().getAction() == ConfidenceAction.RETRY;
     }

@@ -49,7 +49,7 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
         context.forward(out, OUTCOMES);
         if (outcome.getResultType() == ResultType.COMPENSATABLE_FAILURE) {
             context.forward(out.withKey(outcome.getJobId() != null ? outcome.getJobId() : record.key()), COMPENSATIONS);
-        } else if (Decisions.isStop(outcome)) {
+        } else if (Decisions.isDeadLetter(outcome)) {
             context.forward(out.withHeaders(deadLetterHeaders(record.headers(), outcome, source())), DEAD_LETTERS);
         }
         if (outcome.getConfidenceCheck() != null && outcome.getConfidenceCheck().getAction() == ConfidenceAction.VERIFY) {

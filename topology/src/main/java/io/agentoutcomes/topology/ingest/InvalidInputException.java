@@ -2,6 +2,11 @@ package io.agentoutcomes.topology.ingest;
 
 /** A record that cannot become a canonical record: why, as a kind (for counting) and a message (for people). */
 public final class InvalidInputException extends RuntimeException {
+    /**
+     * The Kafka Streams metrics scope of the rejection sensors: group {@code stream-agent-outcomes-ingest-metrics},
+     * one sensor per kind ({@link Kind#sensor()}), tagged with the input topic.
+     */
+    public static final String METRICS_SCOPE = "agent-outcomes-ingest";
 
     /** The kinds of bad input, each counted separately. */
     public enum Kind {
@@ -23,6 +28,11 @@ public final class InvalidInputException extends RuntimeException {
         /** The label used in the {@code rejected.reason} header and the metrics. */
         public String label() {
             return label;
+        }
+
+        /** The name of its sensor in {@link #METRICS_SCOPE}: {@code rejected-<label>} (metrics {@code -total}, {@code -rate}). */
+        public String sensor() {
+            return "rejected-" + label;
         }
     }
 

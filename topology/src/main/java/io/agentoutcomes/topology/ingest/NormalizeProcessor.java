@@ -96,6 +96,6 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], I
 
     private Sensor rejectionSensor(InvalidInputException.Kind kind, String topic) {
         return rejections.computeIfAbsent(kind, k -> context.metrics().addRateTotalSensor(
-                "agent-outcomes-ingest", topic, "rejected-" + k.label(), Sensor.RecordingLevel.INFO));
+                InvalidInputException.METRICS_SCOPE, topic, k.sensor(), Sensor.RecordingLevel.INFO));
     }
 }

@@ -197,17 +197,39 @@ class AnalyticsStageTest {
                 .isEqualTo(Map.of("STEPS_LIMIT", 2L, "TOKEN_LIMIT", 1L));
     }
 
+    /** A workflow node's classified outcome at {@code at}. */
+    private void node(Instant at, String node, ResultType type, StepResultType stepType, Decision decision) {
+        outcomes.pipeInput("job-1/" + node, ClassifiedOutcome.newBuilder().setTaskId("job-1/" + node)
+                .setResultId("job-1/" + node + "/0").setJobId("job-1").setNodeId(node).setAttempt(0).setResultType(type)
+                .setReason("test").setDecision(decision).setClassifiedAt(at.toEpochMilli())
+                .setNodeFinished(NodeFinished.newBuilder().setJobId("job-1").setNodeId(node).setResultType(stepType)
+                        .setDurationMs(300L).build())
+                .build(), at);
+    }
+
     @Test
-    void workflowNodeOutcomesHaveNoAgentAndAreNotAggregated() {
-        outcomes.pipeInput("job-1/n1", ClassifiedOutcome.newBuilder().setTaskId("job-1/n1").setResultId("job-1/n1/0")
-                .setJobId("job-1").setNodeId("n1").setAttempt(0).setResultType(ResultType.SUCCESS).setReason("ok")
-                .setClassifiedAt(T0.toEpochMilli()).setNodeFinished(NodeFinished.newBuilder().setJobId("job-1").setNodeId("n1")
-                        .setResultType(StepResultType.SUCCESS).build())
-                .build(), T0);
+    void workflowNodeOutcomesAreCountedUnderTheWorkflowAgentLikeAnAgentsOutcomes() {
+        node(T0, "n1", ResultType.SUCCESS, StepResultType.SUCCESS, null);
+        node(T0.plusSeconds(1), "n2", ResultType.RETRYABLE_FAILURE, StepResultType.RETRYABLE_FAILURE,
+                decision(ErrorHandling.RETRY, null));
+        node(T0.plusSeconds(2), "n3", ResultType.PERMANENT_FAILURE, StepResultType.PERMANENT_FAILURE,
+                decision(ErrorHandling.STOP, StopReason.ERROR));
+        node(T0.plusSeconds(3), "n4", ResultType.COMPENSATABLE_FAILURE, StepResultType.COMPENSATABLE_FAILURE,
+                decision(ErrorHandling.STOP, StopReason.ERROR));
         stage.advance(FLUSH.multipliedBy(3));
 
-        assertThat(minutes.isEmpty()).isTrue();
-        assertThat(hours.isEmpty()).isTrue();
+        // every outcome on outcomes-classified, every retry on retry-delay, every dead letter counted: nodes' too
+        String workflow = key("1m", T0, "_workflow", "unknown", "unknown");
+        Map<String, AgentMetrics> byMinute = latest(minutes);
+        assertThat(byMinute).containsOnlyKeys(workflow);
+        AgentMetrics window = byMinute.get(workflow);
+        assertThat(window.getCompletions()).isEqualTo(Map.of("SUCCESS", 1L, "RETRYABLE_FAILURE", 1L,
+                "PERMANENT_FAILURE", 1L, "COMPENSATABLE_FAILURE", 1L));
+        assertThat(window.getRetries()).isEqualTo(1);
+        assertThat(window.getDeadLetters()).isEqualTo(Map.of("ERROR", 1L));
+        assertThat(window.getCostTotal()).isEqualTo(usd("0"));
+        assertThat(window.getTotalTokens()).isZero();
+        assertThat(latest(hours).get(key("1h", T0, "_workflow", "unknown", "unknown")).getRetries()).isEqualTo(1);
     }
 
     @Test
