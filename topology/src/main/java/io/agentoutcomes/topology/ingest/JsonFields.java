@@ -118,7 +118,11 @@ final class JsonFields {
     }
 
     Integer smallCount(String name) {
-        Long count = count(name);
+        return asInt(name, count(name));
+    }
+
+    /** A count the contract keeps as an {@code int}: past {@link Integer#MAX_VALUE} it is out of range. */
+    private Integer asInt(String name, Long count) {
         if (count == null) {
             return null;
         }
@@ -152,14 +156,7 @@ final class JsonFields {
 
     /** As {@link #roundedCount}, for what the contract keeps as an {@code int} (retry counts, line numbers). */
     Integer smallRoundedCount(String name) {
-        Long count = roundedCount(name);
-        if (count == null) {
-            return null;
-        }
-        if (count > Integer.MAX_VALUE) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + count + ": too large");
-        }
-        return count.intValue();
+        return asInt(name, roundedCount(name));
     }
 
     /** A number of seconds (possibly fractional, from 0 up) as milliseconds. */
