@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology;
 
+import io.agentoutcomes.topology.ingest.InputHeaders;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
 import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
 import org.apache.kafka.streams.processor.api.FixedKeyRecord;

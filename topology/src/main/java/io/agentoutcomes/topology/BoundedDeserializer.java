@@ -1,5 +1,7 @@
 package io.agentoutcomes.topology;
 
+import io.agentoutcomes.topology.ingest.InputBounds;
+import io.agentoutcomes.topology.ingest.InputHeaders;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.SerializationException;
@@ -68,7 +70,7 @@ public final class BoundedDeserializer<T> implements Deserializer<T> {
     @Override
     public T deserialize(String topic, Headers headers, byte[] data) {
         if (!key) {
-            int headerBytes = headerBytes(headers);
+            int headerBytes = InputHeaders.headerBytes(headers);
             if (headerBytes > InputLimits.MAX_HEADER_BYTES) {
                 throw new RefusedValueException(InvalidInputException.Kind.TOO_LARGE.label(), "headers of " + headerBytes
                         + " bytes on " + topic + " are more than " + InputLimits.MAX_HEADER_BYTES);
@@ -101,18 +103,6 @@ public final class BoundedDeserializer<T> implements Deserializer<T> {
                     + data.length + " bytes on " + topic + " is longer than " + limit);
         }
         return data;
-    }
-
-    /** The bytes of every header name (its characters) and value. */
-    public static int headerBytes(Headers headers) {
-        if (headers == null) {
-            return 0;
-        }
-        long bytes = 0;
-        for (Header header : headers) {
-            bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
-        }
-        return (int) Math.min(bytes, Integer.MAX_VALUE);
     }
 
     @Override

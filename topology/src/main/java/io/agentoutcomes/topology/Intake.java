@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.topology.ingest.InputBounds;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;

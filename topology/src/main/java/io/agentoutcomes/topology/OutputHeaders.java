@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology;
 
 import io.agentoutcomes.avro.HeaderNames;
+import io.agentoutcomes.topology.ingest.InputHeaders;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;

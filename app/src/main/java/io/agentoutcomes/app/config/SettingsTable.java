@@ -1,8 +1,5 @@
 package io.agentoutcomes.app.config;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
@@ -66,11 +63,5 @@ public final class SettingsTable {
             throw new IllegalArgumentException("the document has no settings table markers");
         }
         return document.substring(0, begin + BEGIN.length()) + "\n" + markdown(flags) + document.substring(end);
-    }
-
-    /** Rewrites the table in a document: {@code SettingsTable docs/operations.md}. */
-    public static void main(String[] args) throws IOException {
-        Path document = Path.of(args.length > 0 ? args[0] : "docs/operations.md");
-        Files.writeString(document, replaceIn(Files.readString(document), io.agentoutcomes.app.ConfigOptions.FLAGS));
     }
 }

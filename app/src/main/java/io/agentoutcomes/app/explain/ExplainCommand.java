@@ -11,7 +11,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TaskAttempts;
-import io.agentoutcomes.topology.InputBounds;
+import io.agentoutcomes.topology.ingest.InputBounds;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.AttemptCount;
 import io.agentoutcomes.topology.classify.Decisions;

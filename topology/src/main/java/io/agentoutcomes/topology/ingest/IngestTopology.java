@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
-import io.agentoutcomes.topology.InputBounds;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
 import java.util.Map;

@@ -1,7 +1,5 @@
 package io.agentoutcomes.topology.ingest;
 
-import io.agentoutcomes.topology.BoundedDeserializer;
-import io.agentoutcomes.topology.InputHeaders;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.ingest.IngestTopology.Ingested;
 import io.agentoutcomes.topology.ingest.IngestTopology.Normalizer;
@@ -20,7 +18,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Normalizes each record, or marks it rejected with the reason in its headers. Bounded before parsing (value, key,
- * headers) and after ({@code bounds}: the canonical record within {@link io.agentoutcomes.topology.InputBounds}, as
+ * headers) and after ({@code bounds}: the canonical record within {@link InputBounds}, as
  * Avro input is); a canonical record goes on with its headers scrubbed of credentials and stamped with where it was
  * read ({@link InputHeaders}).
  */
@@ -87,7 +85,7 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], I
     }
 
     private static void checkHeaders(Headers headers, String which) {
-        int bytes = BoundedDeserializer.headerBytes(headers);
+        int bytes = InputHeaders.headerBytes(headers);
         if (bytes > InputLimits.MAX_HEADER_BYTES) {
             throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "headers of " + bytes + " bytes" + which
                     + " are more than " + InputLimits.MAX_HEADER_BYTES);

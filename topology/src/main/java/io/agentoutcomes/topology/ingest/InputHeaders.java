@@ -1,7 +1,6 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.avro.HeaderNames;
-import io.agentoutcomes.topology.ingest.CredentialScrubber;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
@@ -114,5 +113,17 @@ public final class InputHeaders {
             }
         }
         return false;
+    }
+
+    /** The bytes of every header name (its characters) and value. */
+    public static int headerBytes(Headers headers) {
+        if (headers == null) {
+            return 0;
+        }
+        long bytes = 0;
+        for (Header header : headers) {
+            bytes += header.key().length() + (header.value() == null ? 0 : header.value().length);
+        }
+        return (int) Math.min(bytes, Integer.MAX_VALUE);
     }
 }

@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.ingest;
 
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
@@ -16,8 +16,7 @@ import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.topology.ingest.InvalidInputException;
-import io.agentoutcomes.topology.ingest.RawHeaderRedactor;
+import io.agentoutcomes.topology.InputLimits;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
