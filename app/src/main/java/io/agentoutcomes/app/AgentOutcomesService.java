@@ -168,8 +168,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
-        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.taskRetention(),
-                config.analytics(), config.replayLimits(), config.inputLimits(), streamsProperties);
+        Topology topology = AgentOutcomesTopology.build(topics, config.pipeline(), streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);

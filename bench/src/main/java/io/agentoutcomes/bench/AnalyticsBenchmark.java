@@ -3,7 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.analytics.LivePartial;
-import io.agentoutcomes.topology.analytics.MetricsAggregator;
+import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
@@ -27,12 +27,12 @@ public class AnalyticsBenchmark {
     public void setUp() {
         outcome = Decisions.classify(Workload.avro(7, 1000), TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
-        partial = LivePartial.of(MetricsAggregator.Key.of(outcome).orElseThrow());
+        partial = LivePartial.of(Dimensions.of(outcome));
     }
 
     @Benchmark
     public LivePartial accumulate(Blackhole blackhole) {
-        blackhole.consume(MetricsAggregator.Key.of(outcome).orElseThrow());
+        blackhole.consume(Dimensions.of(outcome));
         return partial.add(outcome);
     }
 }

@@ -109,8 +109,7 @@ interface AppUnderTest extends AutoCloseable {
         Properties props = new Properties();
         props.putAll(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.analytics(), config.replayLimits(),
-                config.inputLimits(), props);
+        Topology topology = AgentOutcomesTopology.build(topics, config.pipeline(), props);
         List<TopicProvisioner.TopicSpec> specs = new ArrayList<>(TopicProvisioner.specsOf(topics, partitions));
         specs.addAll(TopicProvisioner.internalTopicsOf(topology.describe(), applicationId, partitions));
         TopicProvisioner.ensure(cluster.clientConfig(), specs, (short) -1);

@@ -1,14 +1,10 @@
 package io.agentoutcomes.topology;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
-import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
-import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.ingest.IngestTopology;
-import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -28,45 +24,26 @@ public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
     }
 
-    /** Builds the pipeline's topology over the given topics, with default retry policy and topology settings. */
-    public static Topology build(Topics topics) {
-        return build(topics, RetryPolicy.defaults(), new Properties());
-    }
-
     /**
-     * Builds the pipeline's topology.
+     * Builds the pipeline's topology: the stages in the order records pass them.
      *
-     * @param policy        classification policies, backoff, delay tiers (the same tiers as {@code topics}')
      * @param streamsConfig the application's streams settings (topology optimization and the like)
      */
-    public static Topology build(Topics topics, RetryPolicy policy, Properties streamsConfig) {
-        return build(topics, policy, AnalyticsSettings.defaults(), streamsConfig);
-    }
-
-    /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings. */
-    public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, Properties streamsConfig) {
-        return build(topics, policy, analytics, ReplayLimits.defaults(), InputLimits.defaults(), streamsConfig);
-    }
-
-    /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings, replay state and input limits. */
-    public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, ReplayLimits replayLimits,
-                                 InputLimits inputLimits, Properties streamsConfig) {
-        return build(topics, policy, TaskRetention.defaults(), analytics, replayLimits, inputLimits, streamsConfig);
-    }
-
-    /** As above, with how long the classifier remembers a task. */
-    public static Topology build(Topics topics, RetryPolicy policy, TaskRetention taskRetention,
-                                 AnalyticsSettings analytics, ReplayLimits replayLimits, InputLimits inputLimits,
-                                 Properties streamsConfig) {
+    public static Topology build(Topics topics, PipelineSettings settings, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
-        IngestTopology.build(builder, topics, inputLimits);
-        Intake intake = Intake.build(builder, topics, inputLimits);
-        KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy, taskRetention,
-                nodeOutcomes -> ReplayTopology.build(builder, topics, nodeOutcomes, replayLimits));
-        RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
-        if (analytics.enabled()) {
-            AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
-                    analytics.grace());
+        IngestTopology.build(builder, topics, settings.input());
+        Intake intake = Intake.build(builder, topics, settings.input());
+        ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
+                settings.taskRetention());
+        // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may
+        // reject a node event to rejected-input, which needs them.
+        ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());
+        KStream<String, ClassifiedOutcome> outcomes = classified.all();
+        ClassifyTopology.route(outcomes, topics, settings.retry().tiers());
+        RetrySchedulerTopology.build(builder, topics, settings.retry().schedulerInterval(),
+                settings.retry().schedulerMaxPerCheck());
+        if (settings.analytics().enabled()) {
+            AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), settings.analytics());
         }
         return builder.build(streamsConfig);
     }

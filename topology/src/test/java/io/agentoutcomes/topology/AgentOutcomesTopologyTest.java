@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -37,7 +38,7 @@ class AgentOutcomesTopologyTest {
 
     @Test
     void pipelineReadsEveryInputTopic() {
-        TopologyDescription description = AgentOutcomesTopology.build(topics).describe();
+        TopologyDescription description = AgentOutcomesTopology.build(topics, PipelineSettings.defaults(), new Properties()).describe();
 
         Set<String> sources = description.subtopologies().stream()
                 .flatMap(s -> s.nodes().stream())

@@ -54,8 +54,8 @@ class HostileInputTest {
     private static final String SECRET = "sk-hostile-0123456789abcdefSECRET";
 
     private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
-            RetryPolicy.defaults(), TaskRetention.defaults(), new AnalyticsSettings(Duration.ofSeconds(1),
-                    Duration.ofSeconds(60), 1000, true), ReplayLimits.defaults(), InputLimits.defaults(), settings),
+            PipelineSettings.defaults().withAnalytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
+                    true)), settings),
             HostileInputTest::settings);
 
     private static Properties settings(Topics topics) {

@@ -97,12 +97,12 @@ public final class StageDriver implements AutoCloseable {
 
     /** The default pipeline with default settings. */
     public static StageDriver pipeline() {
-        return of(AgentOutcomesTopology::build);
+        return of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults(), new Properties()));
     }
 
     /** The pipeline with a retry policy of the test's own, built with the driver's settings. */
     public static StageDriver pipeline(RetryPolicy policy) {
-        return configured((topics, settings) -> AgentOutcomesTopology.build(topics, policy, settings),
+        return configured((topics, settings) -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults().withRetry(policy), settings),
                 topics -> new Properties());
     }
 

@@ -3,6 +3,7 @@ package io.agentoutcomes.app.config;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
+import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
@@ -148,6 +149,11 @@ public record AppConfig(
             int scheme = url.indexOf("//");
             return at > scheme && scheme >= 0 ? Optional.of(url.substring(scheme + 2, at)) : Optional.empty();
         }
+    }
+
+    /** The settings the pipeline's stages are built with. */
+    public PipelineSettings pipeline() {
+        return new PipelineSettings(retryPolicy, taskRetention, analytics, replayLimits, inputLimits);
     }
 
     @Override

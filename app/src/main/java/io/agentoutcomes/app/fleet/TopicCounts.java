@@ -6,7 +6,7 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.client.PipelineTopics;
 import io.agentoutcomes.topology.analytics.Figures;
-import io.agentoutcomes.topology.analytics.MetricsAggregator;
+import io.agentoutcomes.topology.analytics.Dimensions;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -165,7 +165,7 @@ final class TopicCounts implements AutoCloseable {
         Map<String, BigDecimal> costs = new TreeMap<>();
         Map<String, Long> tokens = new TreeMap<>();
         // the workflow nodes' aggregate has neither tokens nor cost: not a model
-        Figures.byModel(tally.aggregates().stream().filter(m -> !m.getAgentId().equals(MetricsAggregator.WORKFLOW))
+        Figures.byModel(tally.aggregates().stream().filter(m -> !m.getAgentId().equals(Dimensions.WORKFLOW))
                 .toList()).forEach((model, m) -> {
                     costs.put(model, m.getCostTotal().stripTrailingZeros());
                     tokens.put(model, Figures.tokens(m).total());

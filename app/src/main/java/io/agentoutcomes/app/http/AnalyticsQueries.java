@@ -1,36 +1,26 @@
 package io.agentoutcomes.app.http;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
+import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
+import io.agentoutcomes.topology.analytics.WindowSize;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * Reads the analytics aggregates of every instance (interactive queries on {@link AnalyticsTopology#WINDOWS_STORE},
- * other instances' through {@link QueryFanOut}) and groups them by agent, model or provider. An answer is complete or not given: while
+ * other instances' through {@link QueryFanOut}) and groups them by a {@link Dimension}. An answer is complete or not given: while
  * this instance or another is rebalancing or restoring, or another does not answer, {@link QueryUnavailable}.
  */
 public final class AnalyticsQueries {
-    /** A dimension to group by. */
-    public enum By {
-        AGENT(AgentMetrics::getAgentId), MODEL(AgentMetrics::getModel), PROVIDER(AgentMetrics::getProvider);
-
-        final Function<AgentMetrics, String> value;
-
-        By(Function<AgentMetrics, String> value) {
-            this.value = value;
-        }
-    }
-
     /** One group's aggregates, one per window start (a single one, without start, for totals), oldest first. */
     public record Series(String name, List<AgentMetrics> points) {
     }
@@ -42,12 +32,12 @@ public final class AnalyticsQueries {
     }
 
     /** Every instance's aggregates of a window size, grouped by a dimension and merged within each window. */
-    public List<Series> series(WindowSize size, By by) {
+    public List<Series> series(WindowSize size, Dimension by) {
         List<AgentMetrics> all = fanOut.all(AnalyticsTopology.WINDOWS_STORE, () -> local(size),
                 "/analytics/export?window=" + size.label(), AgentMetrics.class);
         Map<String, Map<Long, AgentMetrics>> grouped = new TreeMap<>();
         for (AgentMetrics metrics : all) {
-            String name = by.value.apply(metrics);
+            String name = by.of(metrics);
             long start = metrics.getWindowStart() == null ? 0 : metrics.getWindowStart();
             grouped.computeIfAbsent(name, n -> new TreeMap<>()).merge(start, metrics, (a, b) -> {
                 AgentMetrics merged = MetricsAggregator.withPercentiles(MetricsAggregator.merge(a, b));
@@ -81,7 +71,7 @@ public final class AnalyticsQueries {
         try {
             for (int partition : fanOut.localPartitions(AnalyticsTopology.WINDOWS_STORE)) {
                 ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.partition(AnalyticsTopology.WINDOWS_STORE, partition);
-                try (KeyValueIterator<String, AgentMetrics> range = store.range(size.label() + "|", size.label() + "|~")) {
+                try (KeyValueIterator<String, AgentMetrics> range = store.prefixScan(size.keyPrefix(), new StringSerializer())) {
                     range.forEachRemaining(entry -> found.add(entry.value));
                 }
             }

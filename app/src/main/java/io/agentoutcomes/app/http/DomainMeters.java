@@ -1,6 +1,8 @@
 package io.agentoutcomes.app.http;
 
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.analytics.Dimension;
+import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.DurationSketch;
 import io.agentoutcomes.topology.analytics.Figures;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
@@ -157,11 +159,16 @@ public final class DomainMeters {
         durations = durationSnapshot.build();
     }
 
+    /** A label per dimension (a provider by its well-known name), and the operation. */
     private static Tags labels(AgentMetrics m) {
-        return Tags.of(GenAiConventions.AGENT_ID, m.getAgentId(), GenAiConventions.REQUEST_MODEL, m.getModel(),
-                GenAiConventions.PROVIDER_NAME, GenAiConventions.providerName(m.getProvider()),
-                GenAiConventions.OPERATION_NAME, m.getAgentId().equals(MetricsAggregator.WORKFLOW)
-                        ? GenAiConventions.OPERATION_INVOKE_WORKFLOW : GenAiConventions.OPERATION_INVOKE_AGENT);
+        Tags tags = Tags.empty();
+        for (Dimension dimension : Dimension.values()) {
+            String value = dimension.of(m);
+            tags = tags.and(dimension.attribute(),
+                    dimension == Dimension.PROVIDER ? GenAiConventions.providerName(value) : value);
+        }
+        return tags.and(GenAiConventions.OPERATION_NAME, m.getAgentId().equals(Dimensions.WORKFLOW)
+                ? GenAiConventions.OPERATION_INVOKE_WORKFLOW : GenAiConventions.OPERATION_INVOKE_AGENT);
     }
 
     /**
@@ -190,15 +197,15 @@ public final class DomainMeters {
 
     /**
      * The most expensive label sets up to the cap; the rest merged into one {@value #OTHER} set. The workflow nodes'
-     * ({@value MetricsAggregator#WORKFLOW}, no cost) keep their own, beside the cap.
+     * ({@value Dimensions#WORKFLOW}, no cost) keep their own, beside the cap.
      */
     List<AgentMetrics> capped(List<AgentMetrics> all) {
         if (all.size() <= maxLabelSets) {
             return all;
         }
-        List<AgentMetrics> workflow = all.stream().filter(m -> m.getAgentId().equals(MetricsAggregator.WORKFLOW)).toList();
+        List<AgentMetrics> workflow = all.stream().filter(m -> m.getAgentId().equals(Dimensions.WORKFLOW)).toList();
         if (!workflow.isEmpty()) {
-            List<AgentMetrics> agents = all.stream().filter(m -> !m.getAgentId().equals(MetricsAggregator.WORKFLOW)).toList();
+            List<AgentMetrics> agents = all.stream().filter(m -> !m.getAgentId().equals(Dimensions.WORKFLOW)).toList();
             List<AgentMetrics> kept = new ArrayList<>(capped(agents));
             kept.addAll(workflow);
             return kept;
@@ -211,11 +218,7 @@ public final class DomainMeters {
         for (AgentMetrics rest : sorted.subList(kept.size(), sorted.size())) {
             other = other == null ? rest : MetricsAggregator.merge(other, rest);
         }
-        other = MetricsAggregator.withPercentiles(other);
-        other.setAgentId(OTHER);
-        other.setModel(OTHER);
-        other.setProvider(OTHER);
-        kept.add(other);
+        kept.add(Dimensions.allOf(OTHER).applyTo(AgentMetrics.newBuilder(MetricsAggregator.withPercentiles(other))).build());
         return kept;
     }
 

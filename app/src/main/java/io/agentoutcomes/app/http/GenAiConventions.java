@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.http;
 
+import io.agentoutcomes.topology.analytics.Dimension;
 import java.util.Locale;
 import java.util.Map;
 
@@ -11,9 +12,9 @@ import java.util.Map;
  * semantic-conventions constants.
  */
 public final class GenAiConventions {
-    public static final String PROVIDER_NAME = "gen_ai.provider.name";
-    public static final String REQUEST_MODEL = "gen_ai.request.model";
-    public static final String AGENT_ID = "gen_ai.agent.id";
+    public static final String PROVIDER_NAME = Dimension.PROVIDER.attribute();
+    public static final String REQUEST_MODEL = Dimension.MODEL.attribute();
+    public static final String AGENT_ID = Dimension.AGENT.attribute();
     public static final String TOKEN_TYPE = "gen_ai.token.type";
     public static final String TOKEN_TYPE_INPUT = "input";
     public static final String TOKEN_TYPE_OUTPUT = "output";

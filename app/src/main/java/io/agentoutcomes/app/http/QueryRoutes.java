@@ -6,12 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.JobReplayState;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
+import io.agentoutcomes.topology.analytics.Dimension;
+import io.agentoutcomes.topology.analytics.WindowSize;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -57,8 +58,8 @@ final class QueryRoutes {
 
     /** {@code GET /}: the dashboard. */
     void dashboard(HttpExchange exchange) throws IOException {
-        html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, AnalyticsQueries.By.MODEL),
-                analytics.series(WindowSize.TOTAL, AnalyticsQueries.By.AGENT), jobs.recentJobs(10, null).jobs()));
+        html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, Dimension.MODEL),
+                analytics.series(WindowSize.TOTAL, Dimension.AGENT), jobs.recentJobs(10, null).jobs()));
     }
 
     /** {@code GET /ui/jobs}: the most recently updated jobs. */
@@ -155,21 +156,21 @@ final class QueryRoutes {
         }
     }
 
-    /** {@code GET /analytics?window=1m|1h|total&by=agent|model|provider}. */
+    /** {@code GET /analytics?window=1m|1h|total&by=<dimension>} ({@link Dimension}). */
     void analytics(HttpExchange exchange) throws IOException {
         Map<String, String> query = HttpResponses.query(exchange);
         String window = query.getOrDefault("window", "1h");
         String by = query.getOrDefault("by", "agent");
-        AnalyticsQueries.By dimension;
+        Dimension dimension;
         WindowSize size;
         try {
             size = WindowSize.of(window);
-            dimension = AnalyticsQueries.By.valueOf(by.toUpperCase(Locale.ROOT));
+            dimension = Dimension.of(by);
         } catch (IllegalArgumentException e) {
-            throw new HttpResponses.BadRequest("window must be 1m, 1h or total and by agent, model or provider; got window="
+            throw new HttpResponses.BadRequest("window must be 1m, 1h or total and by " + Dimension.labels() + "; got window="
                     + window + ", by=" + by);
         }
-        ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", by.toLowerCase(Locale.ROOT))
+        ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", dimension.label())
                 .put("isolationLevel", ISOLATION);
         ArrayNode series = body.putArray("series");
         for (AnalyticsQueries.Series group : analytics.series(size, dimension)) {
@@ -177,7 +178,8 @@ final class QueryRoutes {
             ArrayNode points = entry.putArray("points");
             for (AgentMetrics point : group.points()) {
                 ObjectNode json = (ObjectNode) AvroJson.toJson(point);
-                json.remove(List.of("durationSketch", "agentId", "model", "provider"));
+                json.remove("durationSketch");
+                Arrays.stream(Dimension.values()).forEach(d -> json.remove(d.fieldName()));
                 points.add(json);
             }
         }

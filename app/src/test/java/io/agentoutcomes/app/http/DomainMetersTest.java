@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.DurationSketch;
+import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -27,7 +28,7 @@ class DomainMetersTest {
     }
 
     private static AgentMetrics totals(String agent, String model, String provider, String cost) {
-        AgentMetrics metrics = MetricsAggregator.empty(new MetricsAggregator.Key(agent, model, provider));
+        AgentMetrics metrics = MetricsAggregator.empty(Dimensions.of(agent, model, provider));
         metrics.setCostTotal(new BigDecimal(cost).setScale(12));
         metrics.setRetries(1);
         return metrics;

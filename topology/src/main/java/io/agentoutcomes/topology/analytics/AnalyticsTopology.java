@@ -5,24 +5,12 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.processor.PunctuationType;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
 
 /**
@@ -44,70 +32,6 @@ public final class AnalyticsTopology {
     /** The merge step's record of how far each source of partials has got ({@link SourceProgress}). */
     public static final String SOURCES_STORE = "analytics-sources";
 
-    /** The aggregation windows: their name (in keys and topics) and length; TOTAL has none. */
-    public enum WindowSize {
-        ONE_MINUTE("1m", Duration.ofMinutes(1), Duration.ofHours(2)),
-        ONE_HOUR("1h", Duration.ofHours(1), Duration.ofDays(7)),
-        TOTAL("total", null, null);
-
-        private final String label;
-        private final Duration length;
-        /** How long a closed window stays in the store for queries and the dashboard. */
-        private final Duration retention;
-
-        WindowSize(String label, Duration length, Duration retention) {
-            this.label = label;
-            this.length = length;
-            this.retention = retention;
-        }
-
-        public String label() {
-            return label;
-        }
-
-        /** How long a closed window stays in the store; null for running totals. */
-        Duration retention() {
-            return retention;
-        }
-
-        public static WindowSize of(String label) {
-            for (WindowSize size : values()) {
-                if (size.label.equals(label)) {
-                    return size;
-                }
-            }
-            throw new IllegalArgumentException("no window size " + label);
-        }
-
-        long start(long timestampMs) {
-            return length == null ? 0 : timestampMs - Math.floorMod(timestampMs, length.toMillis());
-        }
-    }
-
-    /** The key of one aggregate: window size and start, agent, model, provider; "|"-separated, start zero-padded. */
-    public record WindowKey(WindowSize size, long start, MetricsAggregator.Key key) {
-        public String encode() {
-            String digits = Long.toString(start);
-            StringBuilder text = new StringBuilder(size.label.length() + 16 + key.agentId().length() + key.model().length()
-                    + key.provider().length()).append(size.label).append('|');
-            for (int pad = digits.length(); pad < 13; pad++) {
-                text.append('0');
-            }
-            return text.append(digits).append('|').append(key.agentId()).append('|').append(key.model()).append('|')
-                    .append(key.provider()).toString();
-        }
-
-        public static WindowKey decode(String text) {
-            String[] parts = text.split("\\|", 5);
-            return new WindowKey(WindowSize.of(parts[0]), Long.parseLong(parts[1]),
-                    new MetricsAggregator.Key(parts[2], parts[3], parts[4]));
-        }
-
-        Instant end() {
-            return size.length == null ? null : Instant.ofEpochMilli(start).plus(size.length);
-        }
-    }
-
     private AnalyticsTopology() {
     }
 
@@ -118,11 +42,11 @@ public final class AnalyticsTopology {
 
     /**
      * @param outcomes      every classified outcome, as classification emits them
-     * @param flushInterval how often local partial aggregates are sent on (wall clock)
-     * @param grace         how long after a window's end late outcomes still update it
+     * @param settings      how often local partial aggregates are sent on (wall clock), and how long after a window's
+     *                      end late outcomes still update it
      */
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, ClassifiedOutcome> outcomes,
-                             KStream<String, ContinuationEvaluated> continuations, Duration flushInterval, Duration grace) {
+                             KStream<String, ContinuationEvaluated> continuations, AnalyticsSettings settings) {
         Serde<AgentMetrics> serde = AvroSerde.specific(AgentMetrics.class).configured(topics.serdeConfig, false);
         builder.addStateStore(PartialAggregatesStore.builder(PARTIALS_STORE, serde));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
@@ -133,10 +57,10 @@ public final class AnalyticsTopology {
         // costs a forward and a copy of the record's headers per record.
         KStream<String, Object> events = asObjects(outcomes).merge(asObjects(continuations), Named.as("analytics-events"));
         KStream<String, AgentMetrics> windows = events
-                .process(() -> new PreAggregator(flushInterval), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
+                .process(() -> new PreAggregator(settings.flushInterval()), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
                 .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials")
                         .withStreamPartitioner(new SourceProgress.Partitioner<>()))
-                .process(() -> new WindowMerger(grace), Named.as("analytics-merge"), WINDOWS_STORE, SOURCES_STORE);
+                .process(() -> new WindowMerger(settings.grace()), Named.as("analytics-merge"), WINDOWS_STORE, SOURCES_STORE);
         windows.filter((key, metrics) -> metrics.getWindowStart() != null
                         && WindowKey.decode(key).size() == WindowSize.ONE_MINUTE, Named.as("analytics-1m"))
                 .to(topics.agentMetrics1m.name(), topics.agentMetrics1m.produced().withName("write-agent-metrics-1m"));

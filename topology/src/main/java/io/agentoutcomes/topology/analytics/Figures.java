@@ -67,12 +67,11 @@ public final class Figures {
      * reader of {@code outcomes-classified} (the fleet report) counts. Not thread-safe.
      */
     public static final class Tally {
-        private final Map<MetricsAggregator.Key, LivePartial> partials = new LinkedHashMap<>();
+        private final Map<Dimensions, LivePartial> partials = new LinkedHashMap<>();
 
         /** Adds one classified outcome. */
         public void add(ClassifiedOutcome outcome) {
-            MetricsAggregator.Key.of(outcome).ifPresent(key ->
-                    partials.computeIfAbsent(key, LivePartial::of).add(outcome));
+            partials.computeIfAbsent(Dimensions.of(outcome), LivePartial::of).add(outcome);
         }
 
         /** The aggregates so far, one per agent, model and provider. */

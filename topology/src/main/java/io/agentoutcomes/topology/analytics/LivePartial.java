@@ -32,7 +32,7 @@ public final class LivePartial {
 
     /** What the partial started from (a stored aggregate), or null for nothing. */
     private final AgentMetrics base;
-    private final MetricsAggregator.Key key;
+    private final Dimensions key;
     private final long[] completions = new long[RESULT_TYPES.length];
     private final long[] deadLetters = new long[STOP_REASONS.length];
     private final long[] continuationStops = new long[STOP_REASONS.length];
@@ -58,18 +58,18 @@ public final class LivePartial {
     private long durationSumMs;
     private long durationCount;
 
-    private LivePartial(MetricsAggregator.Key key, AgentMetrics base) {
+    private LivePartial(Dimensions key, AgentMetrics base) {
         this.key = key;
         this.base = base;
     }
 
     /** An empty partial of a key. */
-    public static LivePartial of(MetricsAggregator.Key key) {
+    public static LivePartial of(Dimensions key) {
         return new LivePartial(key, null);
     }
 
     /** A partial going on from a stored aggregate (after a restart). */
-    public static LivePartial from(MetricsAggregator.Key key, AgentMetrics stored) {
+    public static LivePartial from(Dimensions key, AgentMetrics stored) {
         return new LivePartial(key, stored);
     }
 
@@ -147,8 +147,7 @@ public final class LivePartial {
 
     /** The aggregate: what it started from plus everything added since. */
     public AgentMetrics toMetrics() {
-        AgentMetrics added = AgentMetrics.newBuilder()
-                .setAgentId(key.agentId()).setModel(key.model()).setProvider(key.provider())
+        AgentMetrics added = key.applyTo(AgentMetrics.newBuilder())
                 .setCompletions(byName(completions, RESULT_TYPES))
                 .setAttempts(attempts).setRetries(retries).setIgnoredFailures(ignoredFailures)
                 .setRetryCounts(retryCounts())

@@ -1,14 +1,11 @@
 package io.agentoutcomes.topology.analytics;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
-import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Money;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 import org.HdrHistogram.AbstractHistogram;
 
 /**
@@ -18,38 +15,11 @@ import org.HdrHistogram.AbstractHistogram;
  * {@link TokenNormalizer}; durations go into an HdrHistogram sketch.
  */
 public final class MetricsAggregator {
-    public static final String UNKNOWN = "unknown";
-    /**
-     * The agent id workflow-node outcomes are aggregated under ({@code node_finished} events name no agent), with model
-     * and provider {@value #UNKNOWN}: their retries, dead letters and outcomes count like an agent's (docs/analytics.md).
-     */
-    public static final String WORKFLOW = "_workflow";
-
-    /** What the analytics group by. */
-    public record Key(String agentId, String model, String provider) {
-        /**
-         * The key of an outcome: an agent's by its agent, model and provider ({@value #UNKNOWN} where the result does
-         * not say); a workflow node's {@value #WORKFLOW}. Every classified outcome has one: {@code outcomes-classified}
-         * and the analytics count the same outcomes.
-         */
-        public static Optional<Key> of(ClassifiedOutcome outcome) {
-            AgentResult result = outcome.getAgentResult();
-            if (result == null) {
-                return Optional.of(new Key(WORKFLOW, UNKNOWN, UNKNOWN));
-            }
-            ExecutionMetadata execution = result.getExecution();
-            String model = execution == null ? null : execution.getModel();
-            String provider = execution == null ? null : execution.getProvider();
-            return Optional.of(new Key(result.getAgentId(), orUnknown(model), orUnknown(provider)));
-        }
-    }
-
     private MetricsAggregator() {
     }
 
-    public static AgentMetrics empty(Key key) {
-        return AgentMetrics.newBuilder()
-                .setAgentId(key.agentId()).setModel(key.model()).setProvider(key.provider())
+    public static AgentMetrics empty(Dimensions key) {
+        return key.applyTo(AgentMetrics.newBuilder())
                 .setCostTotal(Money.ZERO).setCostInput(Money.ZERO).setCostOutput(Money.ZERO).setCostCacheRead(Money.ZERO)
                 .setCostCacheWrite(Money.ZERO)
                 .setDurationSketch(DurationSketch.encode(DurationSketch.empty()))
@@ -58,16 +28,12 @@ public final class MetricsAggregator {
 
     /** The aggregate with one more classified outcome of its key (the rules are {@link LivePartial#add}'s). */
     public static AgentMetrics add(AgentMetrics aggregate, ClassifiedOutcome outcome) {
-        return LivePartial.from(keyOf(aggregate), aggregate).add(outcome).toMetrics();
+        return LivePartial.from(Dimensions.of(aggregate), aggregate).add(outcome).toMetrics();
     }
 
     /** The aggregate with one more seed 002 continuation event: a stop is counted by its reason. */
     public static AgentMetrics addContinuation(AgentMetrics aggregate, ContinuationEvaluated event) {
-        return LivePartial.from(keyOf(aggregate), aggregate).addContinuation(event).toMetrics();
-    }
-
-    private static Key keyOf(AgentMetrics aggregate) {
-        return new Key(aggregate.getAgentId(), aggregate.getModel(), aggregate.getProvider());
+        return LivePartial.from(Dimensions.of(aggregate), aggregate).addContinuation(event).toMetrics();
     }
 
     /** Two partial aggregates of the same key and window as one. */
@@ -139,9 +105,5 @@ public final class MetricsAggregator {
         Map<String, Long> next = new HashMap<>(a);
         b.forEach((key, count) -> next.merge(key, count, Long::sum));
         return next;
-    }
-
-    private static String orUnknown(String value) {
-        return value == null || value.isBlank() ? UNKNOWN : value;
     }
 }

@@ -38,9 +38,9 @@ import org.apache.kafka.streams.state.internals.CachedStateStore;
  */
 public final class PartialAggregatesStore implements StateStore, CachedStateStore<String, AgentMetrics> {
     /** A minute's partial of one key, as the live map holds it: no string is made per record. */
-    private record MinuteKey(long start, MetricsAggregator.Key key) {
+    private record MinuteKey(long start, Dimensions key) {
         String encode() {
-            return new AnalyticsTopology.WindowKey(AnalyticsTopology.WindowSize.ONE_MINUTE, start, key).encode();
+            return new WindowKey(WindowSize.ONE_MINUTE, start, key).encode();
         }
     }
 
@@ -71,14 +71,14 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
     }
 
     /** Adds an outcome to the partial of its key's minute starting at {@code minuteStart}. */
-    public void add(long minuteStart, MetricsAggregator.Key dimensions, ClassifiedOutcome outcome) {
+    public void add(long minuteStart, Dimensions dimensions, ClassifiedOutcome outcome) {
         Live partial = live(minuteStart, dimensions);
         partial.partial.add(outcome);
         partial.dirty = true;
     }
 
     /** Adds a continuation event to the partial of its key's minute starting at {@code minuteStart}. */
-    public void add(long minuteStart, MetricsAggregator.Key dimensions, ContinuationEvaluated event) {
+    public void add(long minuteStart, Dimensions dimensions, ContinuationEvaluated event) {
         Live partial = live(minuteStart, dimensions);
         partial.partial.addContinuation(event);
         partial.dirty = true;
@@ -99,10 +99,9 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
         minutes.forEach(entry -> inner.delete(entry.key));
         Map<String, AgentMetrics> sums = new LinkedHashMap<>();
         for (KeyValue<String, AgentMetrics> minute : minutes) {
-            AnalyticsTopology.WindowKey key = AnalyticsTopology.WindowKey.decode(minute.key);
-            for (AnalyticsTopology.WindowSize size : List.of(AnalyticsTopology.WindowSize.ONE_HOUR,
-                    AnalyticsTopology.WindowSize.TOTAL)) {
-                sums.merge(new AnalyticsTopology.WindowKey(size, size.start(key.start()), key.key()).encode(),
+            WindowKey key = WindowKey.decode(minute.key);
+            for (WindowSize size : List.of(WindowSize.ONE_HOUR, WindowSize.TOTAL)) {
+                sums.merge(new WindowKey(size, size.start(key.start()), key.dimensions()).encode(),
                         minute.value, MetricsAggregator::merge);
             }
         }
@@ -111,7 +110,7 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
         return all;
     }
 
-    private Live live(long minuteStart, MetricsAggregator.Key dimensions) {
+    private Live live(long minuteStart, Dimensions dimensions) {
         return live.computeIfAbsent(new MinuteKey(minuteStart, dimensions), k -> {
             String key = k.encode();
             AgentMetrics stored = inner.get(key);

@@ -1,8 +1,6 @@
 package io.agentoutcomes.topology.analytics;
 
 import static io.agentoutcomes.topology.analytics.AnalyticsTopology.PARTIALS_STORE;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowKey;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
@@ -44,14 +42,10 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
     @Override
     public void process(Record<String, Object> record) {
         if (record.value() instanceof ClassifiedOutcome outcome) {
-            MetricsAggregator.Key.of(outcome).ifPresent(key -> {
-                partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), key, outcome);
-                aggregated(record.timestamp());
-            });
+            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), Dimensions.of(outcome), outcome);
+            aggregated(record.timestamp());
         } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
-            MetricsAggregator.Key key = new MetricsAggregator.Key(event.getAgentId(), MetricsAggregator.UNKNOWN,
-                    MetricsAggregator.UNKNOWN);
-            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), key, event);
+            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), Dimensions.ofAgent(event.getAgentId()), event);
             aggregated(record.timestamp());
         }
     }

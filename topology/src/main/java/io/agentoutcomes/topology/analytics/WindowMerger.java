@@ -4,12 +4,11 @@ import static io.agentoutcomes.topology.analytics.AnalyticsTopology.SOURCES_STOR
 import static io.agentoutcomes.topology.analytics.AnalyticsTopology.WINDOWS_STORE;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowKey;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -111,7 +110,7 @@ public final class WindowMerger implements Processor<String, AgentMetrics, Strin
         List<KeyValue<String, AgentMetrics>> toClose = new ArrayList<>();
         List<String> expired = new ArrayList<>();
         for (WindowSize size : List.of(WindowSize.ONE_MINUTE, WindowSize.ONE_HOUR)) {
-            try (KeyValueIterator<String, AgentMetrics> range = windows.range(size.label() + "|", size.label() + "|~")) {
+            try (KeyValueIterator<String, AgentMetrics> range = windows.prefixScan(size.keyPrefix(), new StringSerializer())) {
                 range.forEachRemaining(entry -> {
                     WindowKey key = WindowKey.decode(entry.key);
                     if (key.end().plus(size.retention()).toEpochMilli() <= now) {

@@ -5,7 +5,6 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.state.WriteBehindStore;
-import java.util.function.Consumer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
@@ -31,23 +30,22 @@ public final class ClassifyTopology {
     private ClassifyTopology() {
     }
 
-    /**
-     * Adds classification and routing; returns every classified outcome, for the stages that follow.
-     * {@code beforeRouting} gets the outcomes of node events before anything writes them to a topic. Kafka
-     * Streams frees a record's raw source bytes once the record reaches a sink, and a stage that may reject a record
-     * (the replay fold) must come first, or the rejection it writes to {@code rejected-input} would have no key or value.
-     */
-    public static KStream<String, ClassifiedOutcome> build(StreamsBuilder builder, Topics topics, Intake intake,
-                                                           RetryPolicy policy, TaskRetention retention,
-                                                           Consumer<KStream<String, ClassifiedOutcome>> beforeRouting) {
-        KStream<String, ClassifiedOutcome> agentOutcomes = classify(builder, intake.agentResults(), TaskKind.AGENT_RESULTS,
-                AGENT_TASKS_STORE, "classify-agent-results", policy, retention);
-        KStream<String, ClassifiedOutcome> nodeOutcomes = classify(builder, intake.nodeFinished(), TaskKind.NODE_FINISHED,
-                NODE_TASKS_STORE, "classify-node-finished", policy, retention);
-        beforeRouting.accept(nodeOutcomes);
-        KStream<String, ClassifiedOutcome> outcomes = agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes"));
-        route(outcomes, topics, policy.tiers());
-        return outcomes;
+    /** The classified outcomes of agent results and of workflow nodes. */
+    public record Classified(KStream<String, ClassifiedOutcome> agentOutcomes,
+                             KStream<String, ClassifiedOutcome> nodeOutcomes) {
+        /** Both kinds as one stream, for routing and the analytics. */
+        public KStream<String, ClassifiedOutcome> all() {
+            return agentOutcomes.merge(nodeOutcomes, Named.as("all-classified-outcomes"));
+        }
+    }
+
+    /** Adds the classification of agent results and node events, each kind with its task store. */
+    public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention) {
+        return new Classified(
+                classify(builder, intake.agentResults(), TaskKind.AGENT_RESULTS, AGENT_TASKS_STORE, "classify-agent-results",
+                        policy, retention),
+                classify(builder, intake.nodeFinished(), TaskKind.NODE_FINISHED, NODE_TASKS_STORE, "classify-node-finished",
+                        policy, retention));
     }
 
     /** One kind of completion classified by a {@link TaskClassifier} with its own task store. */
@@ -61,7 +59,7 @@ public final class ClassifyTopology {
     }
 
     /** Writes each outcome to the topics its decision names ({@link OutcomeRouter}), each through a sink of its own. */
-    static void route(KStream<String, ClassifiedOutcome> outcomes, Topics topics, RetryTiers tiers) {
+    public static void route(KStream<String, ClassifiedOutcome> outcomes, Topics topics, RetryTiers tiers) {
         KStream<String, Object> routed = outcomes.process(() -> new OutcomeRouter(tiers), Named.as("route-outcomes"));
         routed.to(topics.outcomesClassified.name(), produced(topics.outcomesClassified, OutcomeRouter.OUTCOMES));
         routed.to(topics.deadLetter.name(), produced(topics.deadLetter, OutcomeRouter.DEAD_LETTERS));

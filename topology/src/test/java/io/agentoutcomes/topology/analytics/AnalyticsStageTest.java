@@ -43,7 +43,8 @@ class AnalyticsStageTest {
 
     private final StageDriver stage = StageDriver.stage((builder, topics) -> AnalyticsTopology.build(builder, topics,
             builder.stream(topics.outcomesClassified.name(), topics.outcomesClassified.consumed()),
-            builder.stream(topics.continuationEvents.name(), topics.continuationEvents.consumed()), FLUSH, GRACE));
+            builder.stream(topics.continuationEvents.name(), topics.continuationEvents.consumed()),
+            new AnalyticsSettings(FLUSH, GRACE, 1000, true)));
     private final TestInputTopic<String, ClassifiedOutcome> outcomes = stage.input(stage.topics.outcomesClassified);
     private final TestInputTopic<String, ContinuationEvaluated> continuations = stage.input(stage.topics.continuationEvents);
     private final TestOutputTopic<String, AgentMetrics> minutes = stage.output(stage.topics.agentMetrics1m);
@@ -56,8 +57,8 @@ class AnalyticsStageTest {
     }
 
     private static String key(String size, Instant start, String agent, String model, String provider) {
-        return new AnalyticsTopology.WindowKey(AnalyticsTopology.WindowSize.of(size), start.toEpochMilli(),
-                new MetricsAggregator.Key(agent, model, provider)).encode();
+        return new WindowKey(WindowSize.of(size), start.toEpochMilli(),
+                Dimensions.of(agent, model, provider)).encode();
     }
 
     private static String key(String size, Instant start) {

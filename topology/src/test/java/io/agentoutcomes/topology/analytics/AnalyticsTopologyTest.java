@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.math.BigDecimal;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.Test;
 /** The analytics over the whole pipeline, agent results in: local partials flushed by the wall clock, windows closed by stream time. */
 class AnalyticsTopologyTest {
     private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
-            RetryPolicy.defaults(), new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000, true), settings),
+            PipelineSettings.defaults().withAnalytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
+                    true)), settings),
             topics -> new Properties());
     private final TopologyTestDriver driver = pipeline.driver;
     private final TestInputTopic<String, AgentResult> results = pipeline.input(pipeline.topics.agentResults);

@@ -16,7 +16,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class LivePartialTest {
-    private static final MetricsAggregator.Key KEY = new MetricsAggregator.Key("agent", "model", "provider");
+    private static final Dimensions KEY = Dimensions.of("agent", "model", "provider");
 
     /** The tenth as the decimal the confidence is written as: what BigDecimal.valueOf (Double.toString) says. */
     private static int decimalTenth(double confidence) {

@@ -33,7 +33,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class MetricsAggregatorTest {
-    private static final MetricsAggregator.Key KEY = new MetricsAggregator.Key("agent-1", "gpt-4o-mini", "openai");
+    private static final Dimensions KEY = Dimensions.of("agent-1", "gpt-4o-mini", "openai");
 
     private static ClassifiedOutcome outcome(ResultType type, Decision decision, Integer retryCount,
                                              ExecutionMetadata execution, Object agentOutcome) {

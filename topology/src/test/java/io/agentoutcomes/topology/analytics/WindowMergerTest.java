@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowKey;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology.WindowSize;
+import io.agentoutcomes.topology.analytics.WindowKey;
+import io.agentoutcomes.topology.analytics.WindowSize;
 import io.agentoutcomes.topology.analytics.SourceProgress.Report;
 import io.agentoutcomes.topology.analytics.SourceProgress.State;
 import java.time.Duration;
@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  */
 class WindowMergerTest {
     private static final long MINUTE = 60_000;
-    private static final MetricsAggregator.Key KEY = new MetricsAggregator.Key("summarizer", "gpt-4o-mini", "openai");
+    private static final Dimensions KEY = Dimensions.of("summarizer", "gpt-4o-mini", "openai");
 
     private MockProcessorContext<String, AgentMetrics> context;
     private KeyValueStore<String, AgentMetrics> windows;

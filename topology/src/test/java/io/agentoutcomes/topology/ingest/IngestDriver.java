@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -28,7 +29,7 @@ final class IngestDriver implements AutoCloseable {
     static final Instant RECORD_TIME = StageDriver.T0;
 
     private final StageDriver pipeline = StageDriver.configured(
-            (topics, settings) -> AgentOutcomesTopology.build(topics, RetryPolicy.defaults(), settings),
+            (topics, settings) -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults(), settings),
             IngestDriver::settings);
     final Topics topics = pipeline.topics;
     final TopologyTestDriver driver = pipeline.driver;

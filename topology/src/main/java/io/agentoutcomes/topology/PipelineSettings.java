@@ -1,0 +1,44 @@
+package io.agentoutcomes.topology;
+
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.TaskRetention;
+import io.agentoutcomes.topology.replay.ReplayLimits;
+
+/**
+ * Everything the pipeline's stages are built with, parsed once by the application: one immutable value, with
+ * withers for the tests and the bench that change one part.
+ *
+ * @param retry         classification policies, backoff, delay tiers
+ * @param taskRetention how long classification remembers a task
+ * @param analytics     the analytics stage's windows, flushes and grace
+ * @param replay        the bounds of a job's replay state
+ * @param input         the bounds of an input record
+ */
+public record PipelineSettings(RetryPolicy retry, TaskRetention taskRetention, AnalyticsSettings analytics,
+                               ReplayLimits replay, InputLimits input) {
+    public static PipelineSettings defaults() {
+        return new PipelineSettings(RetryPolicy.defaults(), TaskRetention.defaults(), AnalyticsSettings.defaults(),
+                ReplayLimits.defaults(), InputLimits.defaults());
+    }
+
+    public PipelineSettings withRetry(RetryPolicy retry) {
+        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+    }
+
+    public PipelineSettings withTaskRetention(TaskRetention taskRetention) {
+        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+    }
+
+    public PipelineSettings withAnalytics(AnalyticsSettings analytics) {
+        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+    }
+
+    public PipelineSettings withReplay(ReplayLimits replay) {
+        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+    }
+
+    public PipelineSettings withInput(InputLimits input) {
+        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+    }
+}
