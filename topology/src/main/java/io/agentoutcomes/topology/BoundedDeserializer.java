@@ -5,7 +5,6 @@ import io.agentoutcomes.topology.ingest.InputHeaders;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.SerializationException;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
 

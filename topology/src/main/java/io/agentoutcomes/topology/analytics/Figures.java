@@ -2,7 +2,6 @@ package io.agentoutcomes.topology.analytics;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -16,7 +16,6 @@ import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.StageDriver;
-import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;

@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.analytics.WindowKey;
-import io.agentoutcomes.topology.analytics.WindowSize;
 import io.agentoutcomes.topology.analytics.SourceProgress.Report;
 import io.agentoutcomes.topology.analytics.SourceProgress.State;
 import java.time.Duration;

@@ -8,7 +8,6 @@ import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.Topics;
-import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;
