@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpApiServer;
@@ -122,7 +123,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         }
         // The HTTP server listens first: /health/live answers from the start (live, not ready) while the service waits
         // for Kafka and its registry, and its address is this instance's application.server, for interactive queries.
-        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
+        http = listen(AgentOutcomesConfig.HTTP_PORT, config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
         resources.push(http);
         if (config.embeddedKafka()) {
             http.starting("starting the embedded Kafka broker");
@@ -142,7 +143,7 @@ public final class AgentOutcomesService implements AutoCloseable {
                     config.replicationFactor());
             KafkaSchemaStore store = new KafkaSchemaStore(SCHEMAS_TOPIC, clientConfig);
             resources.push(store);
-            SchemaRegistryServer registry = listen("embedded.registry.port", config.embeddedRegistryPort(),
+            SchemaRegistryServer registry = listen(AgentOutcomesConfig.EMBEDDED_REGISTRY_PORT, config.embeddedRegistryPort(),
                     () -> new SchemaRegistryServer(store, config.httpHost(), config.embeddedRegistryPort(),
                             config.httpAdvertisedHost(), config.embeddedRegistryMaxRequestBytes(), security));
             resources.push(registry);
@@ -295,7 +296,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
-        props.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, String.valueOf(config.rocksDbMemoryBytes()));
+        props.put(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES, String.valueOf(config.rocksDbMemoryBytes()));
         // A task reads many topics, most of them empty at any moment (node events, continuation events, the delay
         // tiers, the re-keying topics); with the default (0) Kafka Streams checks, and formats a message about, every
         // empty partition before each record (17 % of the stream thread in the profile, docs/benchmarks.md), and

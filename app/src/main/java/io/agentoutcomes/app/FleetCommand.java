@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.CommonClientConfigs;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -86,7 +87,7 @@ final class FleetCommand implements Callable<Integer> {
             file.stringPropertyNames().forEach(name -> client.put(name, file.getProperty(name).trim()));
         }
         client.putAll(properties);
-        client.put("bootstrap.servers", bootstrapServers);
+        client.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         client.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, schemaRegistryUrl);
         client.put(OutcomePublisher.TOPIC_PREFIX, topicPrefix);
         return client;

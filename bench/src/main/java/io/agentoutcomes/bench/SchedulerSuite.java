@@ -1,5 +1,6 @@
 package io.agentoutcomes.bench;
 
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorInfo;
@@ -102,7 +103,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
         Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
         try (OutputCounter ready = new OutputCounter(cluster.bootstrapServers(), prefix + Topics.RETRY_READY);
              AppUnderTest app = AppUnderTest.pipeline(cluster, applicationId, prefix, partitions, dataDir,
-                     Map.of("analytics.enabled", "false"))) {
+                     Map.of(AgentOutcomesConfig.ANALYTICS_ENABLED, "false"))) {
             app.awaitRunning(Duration.ofMinutes(2));
             long heapBefore = Measures.heapLiveBytes();
             // Long enough to write all and for the scheduler to store all before the first is due.

@@ -1,6 +1,7 @@
 package io.agentoutcomes.bench;
 
 import io.agentoutcomes.app.AgentOutcomesService;
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.topology.Topics;
 import java.io.PrintStream;
@@ -285,7 +286,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
 
     private Map<String, String> pipelineSettings(Map<String, String> both, boolean analyticsOn) {
         Map<String, String> pipeline = new HashMap<>(both);
-        pipeline.put("analytics.enabled", String.valueOf(analyticsOn));
+        pipeline.put(AgentOutcomesConfig.ANALYTICS_ENABLED, String.valueOf(analyticsOn));
         return pipeline;
     }
 

@@ -4,7 +4,6 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.ingest.InputBounds;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -57,12 +56,20 @@ public record Intake(
     /** The stream with every record keyed by {@code keyOf} of its value, re-keying through a repartition topic where not. */
     private static <V> KStream<String, V> keyedBy(KStream<String, V> input, Function<V, String> keyOf,
                                                   Topics.Topic<String, V> topic, String name) {
-        Map<String, KStream<String, V>> byKey = input.split(Named.as(name + "-key-"))
-                .branch((key, value) -> value == null || Objects.equals(key, keyOf.apply(value)), Branched.as("as-expected"))
-                .defaultBranch(Branched.as("other"));
-        KStream<String, V> rekeyed = byKey.get(name + "-key-other")
-                .selectKey((key, value) -> keyOf.apply(value), Named.as(name + "-rekey"))
-                .repartition(Repartitioned.with(Serdes.String(), topic.valueSerde()).withName(name + "-by-key"));
-        return byKey.get(name + "-key-as-expected").merge(rekeyed, Named.as(name + "-keyed"));
+        Keyed<V> keyed = new Keyed<>();
+        input.split(Named.as(name + "-key-"))
+                .branch((key, value) -> value == null || Objects.equals(key, keyOf.apply(value)),
+                        Branched.withConsumer(asExpected -> keyed.asExpected = asExpected, "as-expected"))
+                .defaultBranch(Branched.withConsumer(other -> keyed.rekeyed = other
+                        .selectKey((key, value) -> keyOf.apply(value), Named.as(name + "-rekey"))
+                        .repartition(Repartitioned.with(Serdes.String(), topic.valueSerde()).withName(name + "-by-key")),
+                        "other"));
+        return keyed.asExpected.merge(keyed.rekeyed, Named.as(name + "-keyed"));
+    }
+
+    /** The two branches of {@link #keyedBy}, as their consumers receive them. */
+    private static final class Keyed<V> {
+        KStream<String, V> asExpected;
+        KStream<String, V> rekeyed;
     }
 }

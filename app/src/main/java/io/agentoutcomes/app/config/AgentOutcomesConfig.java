@@ -80,6 +80,10 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String ANALYTICS_GRACE_MS = "analytics.grace.ms";
     public static final String ANALYTICS_MAX_LABEL_SETS = "analytics.metrics.max.label.sets";
     public static final String ANALYTICS_ENABLED = "analytics.enabled";
+    public static final String TASK_STATE_RETENTION_MS = "task.state.retention.ms";
+    public static final String TASK_STATE_SWEEP_INTERVAL_MS = "task.state.sweep.interval.ms";
+    /** Declared with the RocksDB config setter, which reads it from the streams configuration. */
+    public static final String ROCKSDB_MEMORY_BYTES = BoundedRocksDbMemory.MEMORY_BYTES_CONFIG;
     public static final String REPLAY_MAX_PAYLOAD_BYTES = "replay.max.payload.bytes";
     public static final String REPLAY_MAX_REASON_CHARS = "replay.max.reason.chars";
     public static final String REPLAY_MAX_STATE_BYTES = "replay.max.state.bytes";
@@ -156,9 +160,9 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
             .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")
             .group(STATE)
-            .define(TaskRetention.RETENTION_CONFIG, Type.LONG, TaskRetention.DEFAULT_RETENTION.toMillis(), Check.atLeast(1000), "How long a task is remembered after its last completion (or after its retry is due): the de-duplication horizon. Expired tasks are deleted, with tombstones.")
-            .define(TaskRetention.SWEEP_INTERVAL_CONFIG, Type.LONG, TaskRetention.DEFAULT_SWEEP_INTERVAL.toMillis(), Check.atLeast(10), "How often expired tasks are swept from the task stores.")
-            .define(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, Type.LONG, BoundedRocksDbMemory.DEFAULT_MEMORY_BYTES, Check.atLeast(4L * 1024 * 1024), "All RocksDB stores of the process share one block cache of this size (index and filter blocks included), a quarter of it for write buffers.")
+            .define(TASK_STATE_RETENTION_MS, Type.LONG, TaskRetention.DEFAULT_RETENTION.toMillis(), Check.atLeast(1000), "How long a task is remembered after its last completion (or after its retry is due): the de-duplication horizon. Expired tasks are deleted, with tombstones.")
+            .define(TASK_STATE_SWEEP_INTERVAL_MS, Type.LONG, TaskRetention.DEFAULT_SWEEP_INTERVAL.toMillis(), Check.atLeast(10), "How often expired tasks are swept from the task stores.")
+            .define(ROCKSDB_MEMORY_BYTES, Type.LONG, BoundedRocksDbMemory.DEFAULT_MEMORY_BYTES, Check.atLeast(4L * 1024 * 1024), "All RocksDB stores of the process share one block cache of this size (index and filter blocks included), a quarter of it for write buffers.")
             .group(ANALYTICS)
             .define(ANALYTICS_FLUSH_INTERVAL_MS, Type.LONG, ANALYTICS_DEFAULTS.flushInterval().toMillis(), Check.atLeast(1), "How often each task sends its partial aggregates on (docs/analytics.md).")
             .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")

@@ -1,7 +1,6 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
 import java.io.Reader;
@@ -91,10 +90,10 @@ public final class ConfigLoader {
                 httpSecurity(config, httpHost),
                 PolicyConfig.parse(config, families), PolicyConfig.analytics(config), PolicyConfig.replay(config),
                 PolicyConfig.input(config), new TaskRetention(
-                        Duration.ofMillis(config.getLong(TaskRetention.RETENTION_CONFIG)),
-                        Duration.ofMillis(config.getLong(TaskRetention.SWEEP_INTERVAL_CONFIG)),
+                        Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_RETENTION_MS)),
+                        Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_SWEEP_INTERVAL_MS)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),
-                config.getLong(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG), kafka);
+                config.getLong(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES), kafka);
     }
 
     /** The {@code http.auth.*} and {@code http.tls.*} settings; whether they suffice is checked when the servers start. */

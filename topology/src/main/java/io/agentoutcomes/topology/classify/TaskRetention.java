@@ -13,8 +13,6 @@ import java.time.Duration;
  *                      the last sweep if that is more, so sweeping keeps pace with any rate of new tasks
  */
 public record TaskRetention(Duration retention, Duration sweepInterval, int minPerSweep) {
-    public static final String RETENTION_CONFIG = "task.state.retention.ms";
-    public static final String SWEEP_INTERVAL_CONFIG = "task.state.sweep.interval.ms";
     /** A week: longer than any retry may wait ({@code retry.max.delay.ms}, a day by default) and any re-send seen. */
     public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
     public static final Duration DEFAULT_SWEEP_INTERVAL = Duration.ofSeconds(30);
@@ -23,7 +21,8 @@ public record TaskRetention(Duration retention, Duration sweepInterval, int minP
     public TaskRetention {
         if (retention.isNegative() || retention.isZero() || sweepInterval.isNegative() || sweepInterval.isZero()
                 || minPerSweep < 1) {
-            throw new IllegalArgumentException(RETENTION_CONFIG + " and " + SWEEP_INTERVAL_CONFIG + " must be positive");
+            throw new IllegalArgumentException("a task's retention, sweep interval and entries per sweep must be positive; got "
+                    + retention + ", " + sweepInterval + ", " + minPerSweep);
         }
     }
 
