@@ -153,7 +153,7 @@ public final class AgentOutcomesService implements AutoCloseable {
 
         Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
         serdeConfig.putAll(registryClientSettings());
-        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers());
+        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers().names());
         http.starting("creating topics");
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
         AvroSerdeConfig avroSerdeConfig = AvroSerdeConfig.from(serdeConfig);
@@ -168,7 +168,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
         Properties streamsProperties = streamsProperties(topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
-        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.taskRetention(),
+        Topology topology = AgentOutcomesTopology.build(topics, config.retryPolicy(), config.scheduler(), config.taskRetention(),
                 config.analytics(), config.replayLimits(), config.inputLimits(), streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());

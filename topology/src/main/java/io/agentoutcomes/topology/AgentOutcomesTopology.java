@@ -5,11 +5,12 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.classify.RetryPolicy;
-import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.replay.ReplayTopology;
+import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
+import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -51,11 +52,12 @@ public final class AgentOutcomesTopology {
     /** As {@link #build(Topics, RetryPolicy, Properties)}, with analytics settings, replay state and input limits. */
     public static Topology build(Topics topics, RetryPolicy policy, AnalyticsSettings analytics, ReplayLimits replayLimits,
                                  InputLimits inputLimits, Properties streamsConfig) {
-        return build(topics, policy, TaskRetention.defaults(), analytics, replayLimits, inputLimits, streamsConfig);
+        return build(topics, policy, SchedulerSettings.defaults(), TaskRetention.defaults(), analytics, replayLimits,
+                inputLimits, streamsConfig);
     }
 
-    /** As above, with how long the classifier remembers a task. */
-    public static Topology build(Topics topics, RetryPolicy policy, TaskRetention taskRetention,
+    /** As above, with how the scheduler checks for due retries and how long the classifier remembers a task. */
+    public static Topology build(Topics topics, RetryPolicy policy, SchedulerSettings scheduler, TaskRetention taskRetention,
                                  AnalyticsSettings analytics, ReplayLimits replayLimits, InputLimits inputLimits,
                                  Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
@@ -63,7 +65,7 @@ public final class AgentOutcomesTopology {
         Intake intake = Intake.build(builder, topics, inputLimits);
         KStream<String, ClassifiedOutcome> outcomes = ClassifyTopology.build(builder, topics, intake, policy, taskRetention,
                 nodeOutcomes -> ReplayTopology.build(builder, topics, nodeOutcomes, replayLimits));
-        RetrySchedulerTopology.build(builder, topics, policy.schedulerInterval(), policy.schedulerMaxPerCheck());
+        RetrySchedulerTopology.build(builder, topics, scheduler);
         if (analytics.enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), analytics.flushInterval(),
                     analytics.grace());

@@ -23,6 +23,7 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.replay.ReplayLimits;
+import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -54,7 +55,7 @@ class HostileInputTest {
     private static final String SECRET = "sk-hostile-0123456789abcdefSECRET";
 
     private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
-            RetryPolicy.defaults(), TaskRetention.defaults(), new AnalyticsSettings(Duration.ofSeconds(1),
+            RetryPolicy.defaults(), SchedulerSettings.defaults(), TaskRetention.defaults(), new AnalyticsSettings(Duration.ofSeconds(1),
                     Duration.ofSeconds(60), 1000, true), ReplayLimits.defaults(), InputLimits.defaults(), settings),
             HostileInputTest::settings);
 
