@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.net.URI;
@@ -59,7 +60,7 @@ class RetryTierChangeTest {
                 ConfigLoader.TOPIC_PREFIX, prefix));
         Map<String, String> withTier8s = new HashMap<>(settings);
         withTier8s.put("retry.tiers", "1s,2s,5s,8s");
-        String retired = prefix + "retry-delay-8s";
+        String retired = prefix + TopicNames.retryDelay("8s");
         int retries = 20;
         List<byte[]> inFlight = new ArrayList<>();
         Map<String, Long> dueAt = new HashMap<>();
@@ -104,7 +105,7 @@ class RetryTierChangeTest {
                     ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), deserializer)) {
-                consumer.subscribe(List.of(prefix + "retry-ready"));
+                consumer.subscribe(List.of(prefix + TopicNames.RETRY_READY));
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (ready.size() < retries && System.nanoTime() < deadline) {
                     consumer.poll(Duration.ofMillis(200)).forEach(ready::add);

@@ -4,6 +4,7 @@ import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.RetryTiers;
@@ -118,8 +119,8 @@ class RetrySchedulerTest {
         start(SchedulerSettings.DEFAULT_MAX_PER_CHECK);
         // retry.tiers=1s,2s,5s,8s makes a tier 8s; the default tiers of this driver do not.
         assertThat(scheduler.topics.retryDelay).doesNotContainKey("8s");
-        TestInputTopic<String, RetryRequest> retired = scheduler.input("retry-delay-8s", scheduler.topics.retryReady);
-        TestInputTopic<String, RetryRequest> custom = scheduler.input("retry-delay-90m", scheduler.topics.retryReady);
+        TestInputTopic<String, RetryRequest> retired = scheduler.input(TopicNames.retryDelay("8s"), scheduler.topics.retryReady);
+        TestInputTopic<String, RetryRequest> custom = scheduler.input(TopicNames.retryDelay("90m"), scheduler.topics.retryReady);
         retired.pipeInput("task-8s", retry("8s", T0.plusSeconds(8)), T0);
         custom.pipeInput("task-90m", retry("90m", T0.plusSeconds(9)), T0);
 
