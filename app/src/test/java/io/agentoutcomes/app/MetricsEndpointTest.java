@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
@@ -96,17 +97,17 @@ class MetricsEndpointTest {
                 kafka.bootstrapServers(), "acks", "all"), new StringSerializer(),
                 AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
             for (AgentResult result : load) {
-                producer.send(new ProducerRecord<>(prefix + "agent-results", result.getTaskId(), result)).get();
+                producer.send(new ProducerRecord<>(prefix + TopicNames.AGENT_RESULTS, result.getTaskId(), result)).get();
             }
         }
         try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 kafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new StringSerializer())) {
-            producer.send(new ProducerRecord<>(prefix + "agent-results-json", "task-bad", "{\"status\": ")).get();
+            producer.send(new ProducerRecord<>(prefix + TopicNames.AGENT_RESULTS_JSON, "task-bad", "{\"status\": ")).get();
         }
         waitFor(() -> {
             scrape();
             return sum("agent_outcomes_results_total") == load.size()
-                    && sum("kafka_stream_topic_records_produced_total", "topic", prefix + "retry-ready") >= 2;
+                    && sum("kafka_stream_topic_records_produced_total", "topic", prefix + TopicNames.RETRY_READY) >= 2;
         }, 60_000, "every result counted and both retries delivered");
     }
 

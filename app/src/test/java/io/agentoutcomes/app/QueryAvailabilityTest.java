@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
@@ -146,7 +147,7 @@ class QueryAvailabilityTest {
             for (int job = 0; job < jobs; job++) {
                 NodeFinished event = NodeFinished.newBuilder().setJobId("job-" + job).setNodeId("n0").setStepIndex(0)
                         .setAttempt(0).setResultType(StepResultType.SUCCESS).setTimestamp(T.plusSeconds(job).toEpochMilli()).build();
-                producer.send(new ProducerRecord<>(prefix + "node-finished", null, T.plusSeconds(job).toEpochMilli(),
+                producer.send(new ProducerRecord<>(prefix + TopicNames.NODE_FINISHED, null, T.plusSeconds(job).toEpochMilli(),
                         "job-" + job, event)).get();
             }
         }
@@ -162,7 +163,7 @@ class QueryAvailabilityTest {
                         .setTaskId("task-" + i).setExecution(ExecutionMetadata.newBuilder().setModel("m").setProvider("p")
                                 .setUsage(Usage.newBuilder().setInputTokens(10L).setOutputTokens(1L).build()).build())
                         .setOutcome(Success.newBuilder().build()).build();
-                producer.send(new ProducerRecord<>(prefix + "agent-results", null, T.plusSeconds(i).toEpochMilli(),
+                producer.send(new ProducerRecord<>(prefix + TopicNames.AGENT_RESULTS, null, T.plusSeconds(i).toEpochMilli(),
                         result.getTaskId(), result)).get();
             }
         }

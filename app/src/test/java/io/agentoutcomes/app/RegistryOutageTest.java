@@ -10,6 +10,7 @@ import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.topology.Topics;
 import java.io.ByteArrayOutputStream;
@@ -78,18 +79,18 @@ class RegistryOutageTest {
                 store.close();
                 try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                         kafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
-                    producer.send(new ProducerRecord<>("agent-results", "task-1".getBytes(), value)).get();
+                    producer.send(new ProducerRecord<>(TopicNames.AGENT_RESULTS, "task-1".getBytes(), value)).get();
                 }
                 Thread.sleep(12_000);
-                assertThat(read(kafka, "rejected-input", Duration.ofSeconds(1))).isEmpty();
-                assertThat(read(kafka, "outcomes-classified", Duration.ofSeconds(1))).isEmpty();
+                assertThat(read(kafka, TopicNames.REJECTED_INPUT, Duration.ofSeconds(1))).isEmpty();
+                assertThat(read(kafka, TopicNames.OUTCOMES_CLASSIFIED, Duration.ofSeconds(1))).isEmpty();
 
                 KafkaSchemaStore restartedStore = new KafkaSchemaStore("_schemas", clients);
                 try (SchemaRegistryServer restarted = new SchemaRegistryServer(restartedStore, "127.0.0.1", port)) {
-                    List<ConsumerRecord<byte[], byte[]>> outcomes = read(kafka, "outcomes-classified", Duration.ofSeconds(60));
+                    List<ConsumerRecord<byte[], byte[]>> outcomes = read(kafka, TopicNames.OUTCOMES_CLASSIFIED, Duration.ofSeconds(60));
                     assertThat(outcomes).hasSize(1);
                     assertThat(new String(outcomes.get(0).key())).isEqualTo("task-1");
-                    assertThat(read(kafka, "rejected-input", Duration.ofSeconds(1))).isEmpty();
+                    assertThat(read(kafka, TopicNames.REJECTED_INPUT, Duration.ofSeconds(1))).isEmpty();
                     assertThat(service.streamsState()).isIn(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
                 } finally {
                     restartedStore.close();

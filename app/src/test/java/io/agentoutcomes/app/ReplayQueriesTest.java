@@ -8,6 +8,7 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -145,7 +146,7 @@ class ReplayQueriesTest {
                         NodeFinished.newBuilder().setJobId(jobId).setNodeId("n2").setStepIndex(2).setAttempt(0)
                                 .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404").setTimestamp(t.toEpochMilli()).build());
                 for (NodeFinished event : events) {
-                    producer.send(new ProducerRecord<>(prefix + "node-finished", jobId, event)).get();
+                    producer.send(new ProducerRecord<>(prefix + TopicNames.NODE_FINISHED, jobId, event)).get();
                 }
             }
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.net.URI;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The backoff settings decide the delay tiers, and so the names of the delay topics: a restart with another
- * {@code backoff.cap.ms} must not strand the retries waiting on a tier only the old settings made (issue 19 item 3).
+ * The declared tiers ({@code retry.tiers}) name the delay topics: a restart with other tiers must not strand the
+ * retries waiting on a tier only the old settings made (issue 19 item 3).
  */
 class RetryTierChangeTest {
     private static KafkaTestCluster kafka;
@@ -53,19 +54,19 @@ class RetryTierChangeTest {
     }
 
     @Test
-    void retriesInFlightOnATierRetiredByAnotherBackoffCapAreForwardedOnceAfterTheRestartNoneEarly() throws Exception {
+    void retriesInFlightOnATierRetiredByOtherTiersAreForwardedOnceAfterTheRestartNoneEarly() throws Exception {
         String prefix = "tiers-" + UUID.randomUUID().toString().substring(0, 8) + ".";
         Map<String, String> settings = new HashMap<>(Map.of(ConfigLoader.APPLICATION_ID, prefix + "app",
                 ConfigLoader.TOPIC_PREFIX, prefix));
-        Map<String, String> demoCap = new HashMap<>(settings);
-        demoCap.put("backoff.cap.ms", "8000");
-        String retired = prefix + "retry-delay-8s";
+        Map<String, String> withTier8s = new HashMap<>(settings);
+        withTier8s.put("retry.tiers", "1s,2s,5s,8s");
+        String retired = prefix + TopicNames.retryDelay("8s");
         int retries = 20;
         List<byte[]> inFlight = new ArrayList<>();
         Map<String, Long> dueAt = new HashMap<>();
 
-        // demo's cap: tiers 1s, 2s, 5s, 8s, long. The retries are encoded as that service would write them.
-        try (AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2, demoCap))) {
+        // Tiers 1s, 2s, 5s, 8s, long. The retries are encoded as that service would write them.
+        try (AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2, withTier8s))) {
             awaitHealthy(service);
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
                 assertThat(admin.listTopics().names().get()).contains(retired);
@@ -90,7 +91,7 @@ class RetryTierChangeTest {
             }
         }
 
-        // The default cap (30 s): tiers 1s, 2s, 5s, 10s, 30s, long; no 8s.
+        // The default tiers: 1s, 2s, 5s, 10s, 30s, long; no 8s.
         AppConfig defaults = kafka.serviceConfig(dataDir, 2, settings);
         assertThat(defaults.retryPolicy().tiers().names()).doesNotContain("8s");
         try (AgentOutcomesService restarted = AgentOutcomesService.start(defaults)) {
@@ -104,7 +105,7 @@ class RetryTierChangeTest {
                     ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(),
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), deserializer)) {
-                consumer.subscribe(List.of(prefix + "retry-ready"));
+                consumer.subscribe(List.of(prefix + TopicNames.RETRY_READY));
                 long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                 while (ready.size() < retries && System.nanoTime() < deadline) {
                     consumer.poll(Duration.ofMillis(200)).forEach(ready::add);

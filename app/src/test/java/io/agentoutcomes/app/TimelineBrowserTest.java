@@ -6,6 +6,7 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.net.URI;
@@ -116,7 +117,7 @@ class TimelineBrowserTest {
                                             .multiply(java.math.BigDecimal.valueOf(i + 1)).setScale(12)))
                                             .setSource(io.agentoutcomes.avro.CostSource.REPORTED).build()).build())
                             .setOutcome(outcome).build();
-                    producer.send(new ProducerRecord<>("agent-results", null, now - (60 - i) * 5_000L, result.getTaskId(),
+                    producer.send(new ProducerRecord<>(TopicNames.AGENT_RESULTS, null, now - (60 - i) * 5_000L, result.getTaskId(),
                             result)).get();
                 }
             }
@@ -187,7 +188,7 @@ class TimelineBrowserTest {
                     NodeFinished.newBuilder().setJobId("job-ui").setNodeId("n3").setStepIndex(3).setAttempt(0)
                             .setResultType(StepResultType.PERMANENT_FAILURE).setReason("404 not found").setDurationMs(1500L)
                             .setTraceSpanId("span-3").setParentSpanId("span-0").build())) {
-                producer.send(new ProducerRecord<>("node-finished", "job-ui", event)).get();
+                producer.send(new ProducerRecord<>(TopicNames.NODE_FINISHED, "job-ui", event)).get();
             }
         }
     }

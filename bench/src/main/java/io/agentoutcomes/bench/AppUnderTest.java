@@ -105,7 +105,7 @@ interface AppUnderTest extends AutoCloseable {
                                      Map<String, String> settings) {
         AppConfig config = pipelineConfig(cluster, applicationId, topicPrefix, partitions, Path.of("unused"), settings);
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl()),
-                config.retryPolicy().tiers());
+                config.retryPolicy().tiers().names());
         Properties props = new Properties();
         props.putAll(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

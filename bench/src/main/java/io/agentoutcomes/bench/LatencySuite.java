@@ -2,6 +2,7 @@ package io.agentoutcomes.bench;
 
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.Topics;
@@ -72,9 +73,9 @@ final class LatencySuite extends ClusterSuite<LatencySuite.Result> {
     @Override
     Result run(BenchCluster cluster, PrintStream out) throws Exception {
         String prefix = "lat-" + System.currentTimeMillis() % 100_000 + ".";
-        String input = prefix + Topics.AGENT_RESULTS;
-        String output = prefix + Topics.OUTCOMES_CLASSIFIED;
-        out.printf(Locale.ROOT, "== latency: publish -> %s (read_committed), %d partitions, %s%n", Topics.OUTCOMES_CLASSIFIED,
+        String input = prefix + TopicNames.AGENT_RESULTS;
+        String output = prefix + TopicNames.OUTCOMES_CLASSIFIED;
+        out.printf(Locale.ROOT, "== latency: publish -> %s (read_committed), %d partitions, %s%n", TopicNames.OUTCOMES_CLASSIFIED,
                 partitions, cluster.describe());
         TopicProvisioner.ensure(cluster.clientConfig(), List.of(
                 new TopicProvisioner.TopicSpec(input, partitions, Topics.Cleanup.DELETE),

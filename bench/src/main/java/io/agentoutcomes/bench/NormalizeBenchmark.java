@@ -1,6 +1,7 @@
 package io.agentoutcomes.bench;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
 import io.agentoutcomes.topology.ingest.RecordContext;
 import java.time.Instant;
@@ -23,7 +24,7 @@ public class NormalizeBenchmark {
     public void setUp() {
         Workload.Input input = Workload.Input.of(dialect);
         json = Workload.json(input, 7, 1000);
-        context = new RecordContext("task-7", Workload.headers(input, 7), "agent-results-json", 0, 7, Instant.parse("2026-11-01T00:00:00Z"));
+        context = new RecordContext("task-7", Workload.headers(input, 7), TopicNames.AGENT_RESULTS_JSON, 0, 7, Instant.parse("2026-11-01T00:00:00Z"));
     }
 
     @Benchmark

@@ -6,11 +6,12 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.RetryPolicy;
-import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
+import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -97,11 +98,11 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
         String applicationId = prefix + "app";
         Path dataDir = cluster.dir().resolve(applicationId);
         String tier = RetryPolicy.defaults().tiers().names().get(0);
-        String delayTopic = prefix + Topics.RETRY_DELAY_PREFIX + tier;
+        String delayTopic = prefix + TopicNames.RETRY_DELAY_PREFIX + tier;
         TopicProvisioner.ensure(cluster.clientConfig(), List.of(
-                new TopicProvisioner.TopicSpec(prefix + Topics.RETRY_READY, partitions, Topics.Cleanup.DELETE)), (short) -1);
+                new TopicProvisioner.TopicSpec(prefix + TopicNames.RETRY_READY, partitions, Topics.Cleanup.DELETE)), (short) -1);
         Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
-        try (OutputCounter ready = new OutputCounter(cluster.bootstrapServers(), prefix + Topics.RETRY_READY);
+        try (OutputCounter ready = new OutputCounter(cluster.bootstrapServers(), prefix + TopicNames.RETRY_READY);
              AppUnderTest app = AppUnderTest.pipeline(cluster, applicationId, prefix, partitions, dataDir,
                      Map.of(AgentOutcomesConfig.ANALYTICS_ENABLED, "false"))) {
             app.awaitRunning(Duration.ofMinutes(2));

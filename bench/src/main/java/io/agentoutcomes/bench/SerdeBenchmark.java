@@ -3,6 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.TaskAttempts;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.Decisions;
@@ -37,23 +38,23 @@ public class SerdeBenchmark {
         resultDeserializer = AvroSerde.specific(AgentResult.class).configured(config, false).deserializer();
         outcomeSerializer = AvroSerde.specific(ClassifiedOutcome.class).configured(config, false).serializer();
         result = Workload.avro(7, 1000);
-        resultBytes = resultSerializer.serialize("agent-results", result);
+        resultBytes = resultSerializer.serialize(TopicNames.AGENT_RESULTS, result);
         outcome = Decisions.classify(result, TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
     }
 
     @Benchmark
     public byte[] encodeAgentResult() {
-        return resultSerializer.serialize("agent-results", result);
+        return resultSerializer.serialize(TopicNames.AGENT_RESULTS, result);
     }
 
     @Benchmark
     public AgentResult decodeAgentResult() {
-        return resultDeserializer.deserialize("agent-results", resultBytes);
+        return resultDeserializer.deserialize(TopicNames.AGENT_RESULTS, resultBytes);
     }
 
     @Benchmark
     public byte[] encodeClassifiedOutcome() {
-        return outcomeSerializer.serialize("outcomes-classified", outcome);
+        return outcomeSerializer.serialize(TopicNames.OUTCOMES_CLASSIFIED, outcome);
     }
 }

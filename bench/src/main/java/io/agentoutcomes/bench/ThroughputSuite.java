@@ -3,6 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.Topics;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -140,7 +141,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
                 Workload.Input input = Workload.Input.of(inputLabel);
                 for (long taskCount : tasks) {
                     String prefix = "bench-" + System.currentTimeMillis() % 100_000 + "-" + (++variantNo) + ".";
-                    String inputTopic = prefix + (input.json() ? Topics.AGENT_RESULTS_JSON : Topics.AGENT_RESULTS);
+                    String inputTopic = prefix + (input.json() ? TopicNames.AGENT_RESULTS_JSON : TopicNames.AGENT_RESULTS);
                     String passthroughOut = prefix + "passthrough-out";
                     String matchedOut = prefix + "matched-out";
                     TopicProvisioner.ensure(cluster.clientConfig(), List.of(
@@ -148,7 +149,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
                             new TopicProvisioner.TopicSpec(passthroughOut, partitions, Topics.Cleanup.DELETE),
                             new TopicProvisioner.TopicSpec(matchedOut, partitions, Topics.Cleanup.DELETE),
                             // the pipeline's output: created here so that the counter can be opened before the service starts
-                            new TopicProvisioner.TopicSpec(prefix + Topics.OUTCOMES_CLASSIFIED, partitions, Topics.Cleanup.DELETE)),
+                            new TopicProvisioner.TopicSpec(prefix + TopicNames.OUTCOMES_CLASSIFIED, partitions, Topics.Cleanup.DELETE)),
                             (short) -1);
                     double produced = Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), inputTopic, input,
                             records, taskCount);
@@ -213,7 +214,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
                 // JSON in: the pipeline writes the canonical records to its own agent-results, which a later round must
                 // not read again; so each round has its own topics and its own copy of the input, loaded before it
                 // starts (not timed).
-                Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), roundPrefix + Topics.AGENT_RESULTS_JSON,
+                Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), roundPrefix + TopicNames.AGENT_RESULTS_JSON,
                         v.input(), records, v.taskCount());
             }
         }
@@ -227,7 +228,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
                     v.inputTopic(), v.passthroughOut(), cluster.dir().resolve(passId), v.both()));
             String roundPrefix = pipelinePrefix(v.prefix(), v.input(), tag);
             String pipeId = v.prefix() + "pipeline-" + tag;
-            Round q = measure(cluster, roundPrefix + Topics.OUTCOMES_CLASSIFIED, pipeId, () -> AppUnderTest.pipeline(cluster,
+            Round q = measure(cluster, roundPrefix + TopicNames.OUTCOMES_CLASSIFIED, pipeId, () -> AppUnderTest.pipeline(cluster,
                     pipeId, roundPrefix, partitions, cluster.dir().resolve(pipeId), v.pipeline()));
             Round m = null;
             if (matched) {

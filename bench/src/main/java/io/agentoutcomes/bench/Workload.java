@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
@@ -128,7 +129,7 @@ final class Workload {
     /** Fails unless record {@code i} of this JSON dialect normalizes (a rejected workload would measure the wrong path). */
     static AgentResult checkNormalizes(Input input, long i) {
         return AgentResultNormalizer.normalize(json(input, i, 1000), new RecordContext(taskId(i, 1000), headers(input, i),
-                "agent-results-json", 0, i, Instant.now()));
+                TopicNames.AGENT_RESULTS_JSON, 0, i, Instant.now()));
     }
 
     /** Publishes {@code records} records of the input to {@code topic}, keyed by task id; returns the seconds it took. */

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.time.Duration;
@@ -48,7 +49,7 @@ class RetryConsumerTest {
     @BeforeEach
     void createTopics() throws Exception {
         prefix = "test" + (++tests) + ".";
-        broker.createTopics(1, prefix + "retry-ready", prefix + "dead-letter");
+        broker.createTopics(1, prefix + TopicNames.RETRY_READY, prefix + TopicNames.DEAD_LETTER);
     }
 
     @Test
@@ -104,7 +105,7 @@ class RetryConsumerTest {
         Serializer<ClassifiedOutcome> outcomes = AvroSerde.specific(ClassifiedOutcome.class).configured(SERDE, false).serializer();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers()), new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(prefix + "dead-letter", "task-dead", outcomes.serialize(prefix + "dead-letter", stopped))).get();
+            producer.send(new ProducerRecord<>(prefix + TopicNames.DEAD_LETTER, "task-dead", outcomes.serialize(prefix + TopicNames.DEAD_LETTER, stopped))).get();
         }
         List<String> retries = new CopyOnWriteArrayList<>();
         List<String> dead = new CopyOnWriteArrayList<>();
@@ -167,7 +168,7 @@ class RetryConsumerTest {
             producer.initTransactions();
             producer.beginTransaction();
             for (RetryRequest retry : retries) {
-                producer.send(new ProducerRecord<>(prefix + "retry-ready", retry.getTaskId(), serializer.serialize(prefix + "retry-ready", retry)));
+                producer.send(new ProducerRecord<>(prefix + TopicNames.RETRY_READY, retry.getTaskId(), serializer.serialize(prefix + TopicNames.RETRY_READY, retry)));
             }
             if (abort) {
                 producer.abortTransaction();
@@ -181,7 +182,7 @@ class RetryConsumerTest {
     private long committed(String group) {
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", broker.bootstrapServers()))) {
             OffsetAndMetadata offset = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get()
-                    .get(new TopicPartition(prefix + "retry-ready", 0));
+                    .get(new TopicPartition(prefix + TopicNames.RETRY_READY, 0));
             return offset == null ? -1 : offset.offset();
         } catch (Exception e) {
             throw new IllegalStateException(e);

@@ -3,9 +3,9 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
-import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.replay.ReplayTopology;
+import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -40,8 +40,7 @@ public final class AgentOutcomesTopology {
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());
         KStream<String, ClassifiedOutcome> outcomes = classified.all();
         ClassifyTopology.route(outcomes, topics, settings.retry().tiers());
-        RetrySchedulerTopology.build(builder, topics, settings.retry().schedulerInterval(),
-                settings.retry().schedulerMaxPerCheck());
+        RetrySchedulerTopology.build(builder, topics, settings.scheduler());
         if (settings.analytics().enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), settings.analytics());
         }

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -36,11 +37,11 @@ public record Intake(
     /** Adds the input streams to the builder; records out of bounds are refused as they are read. */
     public static Intake build(StreamsBuilder builder, Topics topics, InputLimits limits) {
         return new Intake(
-                keyedBy(accepted(builder, topics.agentResults, limits, InputBounds::check, Topics.AGENT_RESULTS),
-                        AgentResult::getTaskId, topics.agentResults, Topics.AGENT_RESULTS),
-                keyedBy(accepted(builder, topics.nodeFinished, limits, InputBounds::check, Topics.NODE_FINISHED),
-                        NodeFinished::getJobId, topics.nodeFinished, Topics.NODE_FINISHED),
-                accepted(builder, topics.continuationEvents, limits, InputBounds::check, Topics.CONTINUATION_EVENTS));
+                keyedBy(accepted(builder, topics.agentResults, limits, InputBounds::check, TopicNames.AGENT_RESULTS),
+                        AgentResult::getTaskId, topics.agentResults, TopicNames.AGENT_RESULTS),
+                keyedBy(accepted(builder, topics.nodeFinished, limits, InputBounds::check, TopicNames.NODE_FINISHED),
+                        NodeFinished::getJobId, topics.nodeFinished, TopicNames.NODE_FINISHED),
+                accepted(builder, topics.continuationEvents, limits, InputBounds::check, TopicNames.CONTINUATION_EVENTS));
     }
 
     /** The topic's records within bounds, their headers as the pipeline carries them on. */

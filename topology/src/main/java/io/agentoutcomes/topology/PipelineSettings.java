@@ -4,41 +4,47 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.replay.ReplayLimits;
+import io.agentoutcomes.topology.schedule.SchedulerSettings;
 
 /**
  * Everything the pipeline's stages are built with, parsed once by the application: one immutable value, with
  * withers for the tests and the bench that change one part.
  *
  * @param retry         classification policies, backoff, delay tiers
+ * @param scheduler     how often and how much the retry scheduler checks for due retries
  * @param taskRetention how long classification remembers a task
  * @param analytics     the analytics stage's windows, flushes and grace
  * @param replay        the bounds of a job's replay state
  * @param input         the bounds of an input record
  */
-public record PipelineSettings(RetryPolicy retry, TaskRetention taskRetention, AnalyticsSettings analytics,
+public record PipelineSettings(RetryPolicy retry, SchedulerSettings scheduler, TaskRetention taskRetention, AnalyticsSettings analytics,
                                ReplayLimits replay, InputLimits input) {
     public static PipelineSettings defaults() {
-        return new PipelineSettings(RetryPolicy.defaults(), TaskRetention.defaults(), AnalyticsSettings.defaults(),
+        return new PipelineSettings(RetryPolicy.defaults(), SchedulerSettings.defaults(), TaskRetention.defaults(), AnalyticsSettings.defaults(),
                 ReplayLimits.defaults(), InputLimits.defaults());
     }
 
     public PipelineSettings withRetry(RetryPolicy retry) {
-        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+    }
+
+    public PipelineSettings withScheduler(SchedulerSettings scheduler) {
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
     }
 
     public PipelineSettings withTaskRetention(TaskRetention taskRetention) {
-        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
     }
 
     public PipelineSettings withAnalytics(AnalyticsSettings analytics) {
-        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
     }
 
     public PipelineSettings withReplay(ReplayLimits replay) {
-        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
     }
 
     public PipelineSettings withInput(InputLimits input) {
-        return new PipelineSettings(retry, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
     }
 }

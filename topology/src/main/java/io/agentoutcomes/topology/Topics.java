@@ -7,9 +7,8 @@ import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
-import io.agentoutcomes.topology.classify.Backoff;
-import io.agentoutcomes.topology.classify.RetryTiers;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -46,23 +45,6 @@ public final class Topics {
         }
     }
 
-    public static final String AGENT_RESULTS = "agent-results";
-    public static final String AGENT_RESULTS_JSON = "agent-results-json";
-    public static final String NODE_FINISHED = "node-finished";
-    public static final String NODE_FINISHED_JSON = "node-finished-json";
-    public static final String CONTINUATION_EVENTS = "continuation-events";
-    public static final String CONTINUATION_EVENTS_JSON = "continuation-events-json";
-    public static final String REJECTED_INPUT = "rejected-input";
-    public static final String OUTCOMES_CLASSIFIED = "outcomes-classified";
-    public static final String RETRY_DELAY_PREFIX = "retry-delay-";
-    public static final String RETRY_READY = "retry-ready";
-    public static final String DEAD_LETTER = "dead-letter";
-    public static final String COMPENSATIONS = "compensations";
-    public static final String VERIFICATIONS = "verifications";
-    public static final String REPLAY_STATE = "replay-state";
-    public static final String AGENT_METRICS_1M = "agent-metrics-1m";
-    public static final String AGENT_METRICS_1H = "agent-metrics-1h";
-
     /** The Avro serde's settings, for the stores of the stages. */
     public final Map<String, ?> serdeConfig;
     public final Topic<String, AgentResult> agentResults;
@@ -90,41 +72,36 @@ public final class Topics {
     public final Topic<String, AgentMetrics> agentMetrics1m;
     public final Topic<String, AgentMetrics> agentMetrics1h;
 
-    /** The topics with the default retry tiers (derived from seed 000's backoff table). */
-    public Topics(String prefix, Map<String, ?> serdeConfig) {
-        this(prefix, serdeConfig, RetryTiers.derivedFrom(Backoff.seed000()));
-    }
-
     /**
      * @param prefix      prepended to every topic name
      * @param serdeConfig the Avro serde's settings ({@code schema.registry.url} and the like)
-     * @param tiers       the retry delay tiers, one {@code retry-delay-<tier>} topic each
+     * @param tierNames   the names of the retry delay tiers, one {@code retry-delay-<tier>} topic each
      */
-    public Topics(String prefix, Map<String, ?> serdeConfig, RetryTiers tiers) {
+    public Topics(String prefix, Map<String, ?> serdeConfig, List<String> tierNames) {
         this.serdeConfig = Map.copyOf(serdeConfig);
-        agentResults = avro(prefix + AGENT_RESULTS, AgentResult.class, serdeConfig);
-        agentResultsJson = json(prefix + AGENT_RESULTS_JSON);
-        nodeFinished = avro(prefix + NODE_FINISHED, NodeFinished.class, serdeConfig);
-        nodeFinishedJson = json(prefix + NODE_FINISHED_JSON);
-        continuationEvents = avro(prefix + CONTINUATION_EVENTS, ContinuationEvaluated.class, serdeConfig);
-        continuationEventsJson = json(prefix + CONTINUATION_EVENTS_JSON);
-        rejectedInput = new Topic<>(prefix + REJECTED_INPUT, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE,
+        agentResults = avro(prefix + TopicNames.AGENT_RESULTS, AgentResult.class, serdeConfig);
+        agentResultsJson = json(prefix + TopicNames.AGENT_RESULTS_JSON);
+        nodeFinished = avro(prefix + TopicNames.NODE_FINISHED, NodeFinished.class, serdeConfig);
+        nodeFinishedJson = json(prefix + TopicNames.NODE_FINISHED_JSON);
+        continuationEvents = avro(prefix + TopicNames.CONTINUATION_EVENTS, ContinuationEvaluated.class, serdeConfig);
+        continuationEventsJson = json(prefix + TopicNames.CONTINUATION_EVENTS_JSON);
+        rejectedInput = new Topic<>(prefix + TopicNames.REJECTED_INPUT, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE,
                 Optional.empty());
-        outcomesClassified = avro(prefix + OUTCOMES_CLASSIFIED, ClassifiedOutcome.class, serdeConfig);
+        outcomesClassified = avro(prefix + TopicNames.OUTCOMES_CLASSIFIED, ClassifiedOutcome.class, serdeConfig);
         Map<String, Topic<String, RetryRequest>> delays = new LinkedHashMap<>();
-        for (String tier : tiers.names()) {
-            delays.put(tier, avro(prefix + RETRY_DELAY_PREFIX + tier, RetryRequest.class, serdeConfig));
+        for (String tier : tierNames) {
+            delays.put(tier, avro(prefix + TopicNames.retryDelay(tier), RetryRequest.class, serdeConfig));
         }
         retryDelay = Collections.unmodifiableMap(delays);
-        retryDelayFamily = Pattern.compile(Pattern.quote(prefix + RETRY_DELAY_PREFIX) + "[A-Za-z0-9]+");
-        retryReady = avro(prefix + RETRY_READY, RetryRequest.class, serdeConfig);
-        deadLetter = avro(prefix + DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
-        compensations = avro(prefix + COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
-        verifications = avro(prefix + VERIFICATIONS, ClassifiedOutcome.class, serdeConfig);
-        Topic<String, JobReplayState> replay = avro(prefix + REPLAY_STATE, JobReplayState.class, serdeConfig);
+        retryDelayFamily = Pattern.compile(Pattern.quote(prefix + TopicNames.RETRY_DELAY_PREFIX) + "[A-Za-z0-9]+");
+        retryReady = avro(prefix + TopicNames.RETRY_READY, RetryRequest.class, serdeConfig);
+        deadLetter = avro(prefix + TopicNames.DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
+        compensations = avro(prefix + TopicNames.COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
+        verifications = avro(prefix + TopicNames.VERIFICATIONS, ClassifiedOutcome.class, serdeConfig);
+        Topic<String, JobReplayState> replay = avro(prefix + TopicNames.REPLAY_STATE, JobReplayState.class, serdeConfig);
         replayState = new Topic<>(replay.name(), replay.keySerde(), replay.valueSerde(), Cleanup.COMPACT, replay.valueSchema());
-        agentMetrics1m = avro(prefix + AGENT_METRICS_1M, AgentMetrics.class, serdeConfig);
-        agentMetrics1h = avro(prefix + AGENT_METRICS_1H, AgentMetrics.class, serdeConfig);
+        agentMetrics1m = avro(prefix + TopicNames.AGENT_METRICS_1M, AgentMetrics.class, serdeConfig);
+        agentMetrics1h = avro(prefix + TopicNames.AGENT_METRICS_1H, AgentMetrics.class, serdeConfig);
     }
 
     /** Every topic, for creating them at start. */

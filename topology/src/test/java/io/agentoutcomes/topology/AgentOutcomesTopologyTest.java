@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.classify.RetryTiers;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -17,7 +18,8 @@ import org.junit.jupiter.api.Test;
 
 class AgentOutcomesTopologyTest {
     private final String scope = "topology-" + UUID.randomUUID();
-    private final Topics topics = new Topics("prod.", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    private final Topics topics = new Topics("prod.", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope),
+            RetryTiers.defaults().names());
 
     @AfterEach
     void dropRegistry() {

@@ -17,6 +17,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ProviderData;
 import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import java.io.ByteArrayOutputStream;
@@ -313,14 +314,14 @@ class HostileInputTest {
                 StageDriver.headers("origin-topic", "payments", "origin-partition", "7", "origin-offset", "123456"));
 
         TestRecord<String, AgentResult> canonical = pipeline.output(pipeline.topics.agentResults).readRecord();
-        assertThat(text(canonical.headers())).containsEntry("origin-topic", "agent-results-json")
+        assertThat(text(canonical.headers())).containsEntry("origin-topic", TopicNames.AGENT_RESULTS_JSON)
                 .containsEntry("origin-partition", "0").containsEntry("origin-offset", "0");
         Map<String, Map<String, String>> dead = new HashMap<>();
         pipeline.output(pipeline.topics.deadLetter).readRecordsToList().forEach(r -> dead.put(r.key(), text(r.headers())));
         // Each stamp says where the pipeline read the record it wrote this one for: the canonical record ingestion wrote
         // at offset 0 of agent-results (which carries the JSON origin), the producer's Avro record at offset 1.
-        assertThat(dead.get("task-json")).containsEntry("origin-topic", "agent-results").containsEntry("origin-offset", "0");
-        assertThat(dead.get("task-avro")).containsEntry("origin-topic", "agent-results").containsEntry("origin-offset", "1");
+        assertThat(dead.get("task-json")).containsEntry("origin-topic", TopicNames.AGENT_RESULTS).containsEntry("origin-offset", "0");
+        assertThat(dead.get("task-avro")).containsEntry("origin-topic", TopicNames.AGENT_RESULTS).containsEntry("origin-offset", "1");
         assertThat(dead.values()).allSatisfy(h -> assertThat(h).doesNotContainValue("payments").doesNotContainValue("123456"));
         assertThat(dead).hasSize(2);
     }

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.RetryTiers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +41,8 @@ public final class StageDriver implements AutoCloseable {
     public static final Instant T0 = Instant.parse("2026-03-01T12:00:00Z");
 
     private final String scope = "stage-" + UUID.randomUUID();
-    public final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope));
+    public final Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope),
+            RetryTiers.defaults().names());
     public final TopologyTestDriver driver;
 
     /** The application id of every driver: internal topics are named {@code stage-test-<name>}. */

@@ -8,8 +8,9 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
-import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
+import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.replay.ReplayLimits;
+import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -155,10 +156,10 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(BACKOFF_MULTIPLIER, Type.DOUBLE, BACKOFF_DEFAULTS.multiplier(), new Check("at least 1", v -> (Double) v >= 1, (n, v) -> n + " must be at least 1, was " + v).saying("backoff settings: "), "delay = min(base * multiplier^attempt, cap).")
             .define(BACKOFF_JITTER, Type.DOUBLE, BACKOFF_DEFAULTS.jitter(), Check.between(0.0, 1.0).saying("backoff settings: "), "Spread of computed delays: 0.1 is up to ±10 %.")
             .group(RETRY)
-            .define(RETRY_TIERS, Type.LIST, null, Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> PolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>). Not set: one per backoff base and the cap, then long.")
+            .define(RETRY_TIERS, Type.LIST, RetryTiers.DEFAULT_BOUNDS.stream().map(RetryTiers::name).toList(), Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> PolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>, then retry-delay-long); no backoff setting changes them.")
             .define(RETRY_MAX_DELAY_MS, Type.LONG, RetryPolicy.DEFAULT_MAX_DELAY.toMillis(), Check.notNegative(), "The longest a retry may wait; a longer one is a stop, dead-lettered with rule delay-out-of-range.")
-            .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
-            .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")
+            .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, SchedulerSettings.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
+            .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, SchedulerSettings.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")
             .group(STATE)
             .define(TASK_STATE_RETENTION_MS, Type.LONG, TaskRetention.DEFAULT_RETENTION.toMillis(), Check.atLeast(1000), "How long a task is remembered after its last completion (or after its retry is due): the de-duplication horizon. Expired tasks are deleted, with tombstones.")
             .define(TASK_STATE_SWEEP_INTERVAL_MS, Type.LONG, TaskRetention.DEFAULT_SWEEP_INTERVAL.toMillis(), Check.atLeast(10), "How often expired tasks are swept from the task stores.")

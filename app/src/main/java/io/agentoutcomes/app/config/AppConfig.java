@@ -7,6 +7,7 @@ import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
+import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -31,7 +32,8 @@ import java.util.TreeMap;
  * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
  * @param logFormat            log lines as text or JSON
  * @param httpSecurity         credentials and TLS of the HTTP server and the embedded registry
- * @param retryPolicy          classification policies, backoff, retry tiers and scheduler interval
+ * @param retryPolicy          classification policies, backoff and retry tiers
+ * @param scheduler            how often the retry scheduler checks for due retries, and how many one check forwards
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
  * @param inputLimits          how large one input record may be
@@ -56,6 +58,7 @@ public record AppConfig(
         LogFormat logFormat,
         HttpSecurity httpSecurity,
         RetryPolicy retryPolicy,
+        SchedulerSettings scheduler,
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,
         InputLimits inputLimits,
@@ -153,7 +156,7 @@ public record AppConfig(
 
     /** The settings the pipeline's stages are built with. */
     public PipelineSettings pipeline() {
-        return new PipelineSettings(retryPolicy, taskRetention, analytics, replayLimits, inputLimits);
+        return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits);
     }
 
     @Override

@@ -13,6 +13,7 @@ import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.replay.ReplayLimits;
+import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,15 +65,17 @@ public final class PolicyConfig {
             agents.put(agent, policy(sorted, "policy.agent." + agent + ".", global));
         }
         Backoff backoff = backoff(config, sorted);
-        List<String> tiers = config.getList(AgentOutcomesConfig.RETRY_TIERS);
         return new RetryPolicy(new Classifier(global, agents), backoff,
-                tiers == null ? RetryTiers.derivedFrom(backoff) : RetryTiers.of(durations(AgentOutcomesConfig.RETRY_TIERS, tiers)),
+                RetryTiers.of(durations(AgentOutcomesConfig.RETRY_TIERS, config.getList(AgentOutcomesConfig.RETRY_TIERS))),
                 Duration.ofMillis(config.getLong(AgentOutcomesConfig.RETRY_MAX_DELAY_MS)),
-                Duration.ofMillis(config.getLong(AgentOutcomesConfig.RETRY_SCHEDULER_INTERVAL_MS)),
-                config.getInt(AgentOutcomesConfig.RETRY_SCHEDULER_MAX_PER_CHECK),
                 DailyLimit.valueOf(config.getString(AgentOutcomesConfig.POLICY_DAILY_LIMIT).trim().toUpperCase(Locale.ROOT)),
                 new ConfidencePolicy(config.getDouble(ConfidencePolicy.RETRY_BELOW_CONFIG),
                         config.getDouble(ConfidencePolicy.VERIFY_BELOW_CONFIG)));
+    }
+
+    public static SchedulerSettings scheduler(AgentOutcomesConfig config) {
+        return new SchedulerSettings(Duration.ofMillis(config.getLong(AgentOutcomesConfig.RETRY_SCHEDULER_INTERVAL_MS)),
+                config.getInt(AgentOutcomesConfig.RETRY_SCHEDULER_MAX_PER_CHECK));
     }
 
     public static AnalyticsSettings analytics(AgentOutcomesConfig config) {

@@ -11,8 +11,8 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TaskAttempts;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
-import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.AttemptCount;
 import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -79,7 +79,7 @@ public final class ExplainCommand implements Callable<Integer> {
         RecordHeaders recordHeaders = new RecordHeaders();
         headers.forEach((name, value) -> recordHeaders.add(name, value.getBytes(StandardCharsets.UTF_8)));
         Instant now = Instant.ofEpochMilli(System.currentTimeMillis());
-        String topic = config.topicPrefix() + (nodeFinished ? Topics.NODE_FINISHED_JSON : Topics.AGENT_RESULTS_JSON);
+        String topic = config.topicPrefix() + (nodeFinished ? TopicNames.NODE_FINISHED_JSON : TopicNames.AGENT_RESULTS_JSON);
         RecordContext context = new RecordContext(key, recordHeaders, topic, 0, 0, now);
         PrintWriter out = spec.commandLine().getOut();
         try {

@@ -3,6 +3,7 @@ package io.agentoutcomes.app.fleet;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.client.PipelineTopics;
 import io.agentoutcomes.topology.analytics.Figures;
@@ -72,7 +73,7 @@ final class TopicCounts implements AutoCloseable {
 
     TopicCounts(Map<String, Object> clientSettings, PipelineTopics topics) {
         this.topics = topics;
-        this.delayPrefix = topics.prefix() + "retry-delay-";
+        this.delayPrefix = topics.prefix() + TopicNames.RETRY_DELAY_PREFIX;
         Map<String, Object> config = new HashMap<>(clientSettings);
         config.keySet().removeIf(k -> k.startsWith("schema.registry.") || k.startsWith("basic.auth."));
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -1,9 +1,9 @@
 package io.agentoutcomes.app.http;
 
-import io.agentoutcomes.topology.classify.RetrySchedulerTopology;
+import io.agentoutcomes.topology.schedule.PendingRetryKey;
+import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KafkaStreams;
@@ -58,7 +58,7 @@ public final class RetryScheduleMeters {
                 }
                 try (KeyValueIterator<Bytes, byte[]> due = partition.getResult()) {
                     if (due.hasNext()) {
-                        long dueAt = ByteBuffer.wrap(due.peekNextKey().get()).getLong();
+                        long dueAt = PendingRetryKey.dueAt(due.peekNextKey());
                         oldestOverdue = Math.max(oldestOverdue, now - dueAt);
                     }
                 }

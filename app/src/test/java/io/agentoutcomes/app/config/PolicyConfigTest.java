@@ -33,7 +33,16 @@ class PolicyConfigTest {
         assertThat(policy.classifier().defaultPolicy().maxRetries()).isEqualTo(5);
         assertThat(policy.backoff().cap()).isEqualTo(Duration.ofSeconds(30));
         assertThat(policy.tiers().names()).containsExactly("1s", "2s", "5s", "10s", "30s", "long");
-        assertThat(policy.schedulerInterval()).isEqualTo(Duration.ofMillis(20));
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).scheduler().checkInterval())
+                .isEqualTo(Duration.ofMillis(20));
+    }
+
+    @Test
+    void theBackoffCapCapsDelaysAndNamesNoTopic() {
+        RetryPolicy policy = load(Map.of("backoff.cap.ms", "8000"));
+
+        assertThat(policy.backoff().cap()).isEqualTo(Duration.ofSeconds(8));
+        assertThat(policy.tiers().names()).containsExactly("1s", "2s", "5s", "10s", "30s", "long");
     }
 
     @Test
@@ -73,7 +82,7 @@ class PolicyConfigTest {
         assertThat(policy.backoff().bases()).containsEntry(ErrorCode.LLM_TIMEOUT, Duration.ofMillis(250));
         assertThat(policy.backoff().cap()).isEqualTo(Duration.ofMinutes(1));
         assertThat(policy.tiers().names()).containsExactly("500ms", "1m", "long");
-        assertThat(policy.schedulerInterval()).isEqualTo(Duration.ofMillis(10));
+        assertThat(config.scheduler().checkInterval()).isEqualTo(Duration.ofMillis(10));
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
@@ -45,11 +46,11 @@ final class HostileCorpus {
     static final String SECRET_COOKIE = "hostile-session-SECRET-a1b2c3d4";
     static final List<String> SECRETS = List.of(SECRET_BEARER, SECRET_API_KEY, SECRET_COOKIE);
 
-    private static final String AGENT_JSON = "agent-results-json";
-    private static final String NODE_JSON = "node-finished-json";
-    private static final String CONTINUATION_JSON = "continuation-events-json";
-    private static final String AGENT_AVRO = "agent-results";
-    private static final String NODE_AVRO = "node-finished";
+    private static final String AGENT_JSON = TopicNames.AGENT_RESULTS_JSON;
+    private static final String NODE_JSON = TopicNames.NODE_FINISHED_JSON;
+    private static final String CONTINUATION_JSON = TopicNames.CONTINUATION_EVENTS_JSON;
+    private static final String AGENT_AVRO = TopicNames.AGENT_RESULTS;
+    private static final String NODE_AVRO = TopicNames.NODE_FINISHED;
     private static final String[] JSON_REASONS = {"unparseable-json", "unknown-dialect", "missing-field", "wrong-type",
             "out-of-range"};
 

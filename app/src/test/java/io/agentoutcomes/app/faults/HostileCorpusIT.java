@@ -7,6 +7,7 @@ import io.agentoutcomes.app.faults.HostileCase.DeadLettered;
 import io.agentoutcomes.app.faults.HostileCase.Rejected;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -42,8 +43,8 @@ import org.junit.jupiter.api.Test;
 class HostileCorpusIT {
     private static final int GOOD_BETWEEN_CASES = 3;
     /** Topics only the corpus writes to, with credentials in them on purpose; the pipeline's own topics are scanned. */
-    private static final Set<String> CORPUS_INPUT_TOPICS = Set.of("agent-results-json", "node-finished-json",
-            "continuation-events-json");
+    private static final Set<String> CORPUS_INPUT_TOPICS = Set.of(TopicNames.AGENT_RESULTS_JSON,
+            TopicNames.NODE_FINISHED_JSON, TopicNames.CONTINUATION_EVENTS_JSON);
 
     @Test
     void everyHostileRecordLandsWithItsReasonEveryGoodOneComesOutAndNoCredentialLeaks() throws Exception {

@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
@@ -73,7 +74,8 @@ final class MixedLoad {
 
     /** The names of the pipeline's input topics (the suite runs without a topic prefix). */
     record Topics(String agentResults, String agentResultsJson, String nodeFinished, String nodeFinishedJson) {
-        static final Topics DEFAULT = new Topics("agent-results", "agent-results-json", "node-finished", "node-finished-json");
+        static final Topics DEFAULT = new Topics(TopicNames.AGENT_RESULTS, TopicNames.AGENT_RESULTS_JSON,
+                TopicNames.NODE_FINISHED, TopicNames.NODE_FINISHED_JSON);
     }
 
     MixedLoad(String run, String registryUrl) {

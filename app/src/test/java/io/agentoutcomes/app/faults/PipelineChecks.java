@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.math.BigDecimal;
@@ -35,14 +36,14 @@ import org.assertj.core.api.SoftAssertions;
  * first.
  */
 final class PipelineChecks {
-    static final String OUTCOMES = "outcomes-classified";
-    static final String RETRY_READY = "retry-ready";
-    static final String DEAD_LETTER = "dead-letter";
-    static final String METRICS_1M = "agent-metrics-1m";
-    static final String METRICS_1H = "agent-metrics-1h";
-    static final String REPLAY_STATE = "replay-state";
-    static final String REJECTED = "rejected-input";
-    static final String COMPENSATIONS = "compensations";
+    static final String OUTCOMES = TopicNames.OUTCOMES_CLASSIFIED;
+    static final String RETRY_READY = TopicNames.RETRY_READY;
+    static final String DEAD_LETTER = TopicNames.DEAD_LETTER;
+    static final String METRICS_1M = TopicNames.AGENT_METRICS_1M;
+    static final String METRICS_1H = TopicNames.AGENT_METRICS_1H;
+    static final String REPLAY_STATE = TopicNames.REPLAY_STATE;
+    static final String REJECTED = TopicNames.REJECTED_INPUT;
+    static final String COMPENSATIONS = TopicNames.COMPENSATIONS;
     static final List<String> OUTPUT_TOPICS = List.of(OUTCOMES, RETRY_READY, DEAD_LETTER, METRICS_1M, METRICS_1H,
             REPLAY_STATE, REJECTED, COMPENSATIONS);
 

@@ -10,10 +10,10 @@ import io.agentoutcomes.app.KafkaTestCluster;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
-import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.analytics.Figures;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -77,8 +77,8 @@ class FleetPipelineTest {
             var retries = AvroSerde.specific(RetryRequest.class).configured(client, false).deserializer();
 
             // published: the JSON topics hold what was sent; the Avro topics that and what ingestion normalized
-            assertThat(topics.get(Topics.REJECTED_INPUT)).isEmpty();
-            for (String json : List.of(Topics.AGENT_RESULTS_JSON, Topics.NODE_FINISHED_JSON, Topics.CONTINUATION_EVENTS_JSON)) {
+            assertThat(topics.get(TopicNames.REJECTED_INPUT)).isEmpty();
+            for (String json : List.of(TopicNames.AGENT_RESULTS_JSON, TopicNames.NODE_FINISHED_JSON, TopicNames.CONTINUATION_EVENTS_JSON)) {
                 assertThat(report.publishedByTopic().get(json)).as(json).isEqualTo(topics.get(json).size());
                 String avro = json.substring(0, json.length() - "-json".length());
                 assertThat(report.publishedByTopic().get(avro) + report.publishedByTopic().get(json)).as(avro)
@@ -90,7 +90,7 @@ class FleetPipelineTest {
             Set<String> afterRetry = new HashSet<>();
             Figures.Tally tally = new Figures.Tally();
             Map<String, Long> byJob = new HashMap<>();
-            for (ConsumerRecord<byte[], byte[]> record : topics.get(Topics.OUTCOMES_CLASSIFIED)) {
+            for (ConsumerRecord<byte[], byte[]> record : topics.get(TopicNames.OUTCOMES_CLASSIFIED)) {
                 ClassifiedOutcome outcome = outcomes.deserialize(record.topic(), record.headers(), record.value());
                 byType.merge(outcome.getResultType().name().toLowerCase(Locale.ROOT), 1L, Long::sum);
                 if (outcome.getResultType() == ResultType.SUCCESS && outcome.getAttempt() > 0) {
@@ -114,7 +114,7 @@ class FleetPipelineTest {
             assertThat(report.succeededAfterRetry()).isEqualTo(afterRetry.size()).isPositive();
             // every outcome is a result or node event the fleet sent
             assertThat(byType.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(
-                    List.of(Topics.AGENT_RESULTS, Topics.AGENT_RESULTS_JSON, Topics.NODE_FINISHED, Topics.NODE_FINISHED_JSON)
+                    List.of(TopicNames.AGENT_RESULTS, TopicNames.AGENT_RESULTS_JSON, TopicNames.NODE_FINISHED, TopicNames.NODE_FINISHED_JSON)
                             .stream().mapToLong(topic -> report.publishedByTopic().get(topic)).sum());
             // cost and tokens by model: the fleet's own tally = the topics = the report; seed 004 names no model
             assertThat(cost.keySet()).hasSize(Catalog.MODELS.size() + 1).contains(Catalog.NO_MODEL)
@@ -128,10 +128,10 @@ class FleetPipelineTest {
             assertThat(report.busiestJobOutcomes()).isEqualTo(busiest);
             assertThat(byJob.get(report.busiestJob())).isEqualTo(busiest);
 
-            long scheduled = topics.entrySet().stream().filter(e -> e.getKey().startsWith(Topics.RETRY_DELAY_PREFIX))
+            long scheduled = topics.entrySet().stream().filter(e -> e.getKey().startsWith(TopicNames.RETRY_DELAY_PREFIX))
                     .mapToLong(e -> e.getValue().size()).sum();
             assertThat(report.retriesScheduled()).isEqualTo(scheduled).isPositive();
-            List<ConsumerRecord<byte[], byte[]>> ready = topics.get(Topics.RETRY_READY);
+            List<ConsumerRecord<byte[], byte[]>> ready = topics.get(TopicNames.RETRY_READY);
             assertThat(report.retriesDelivered()).isEqualTo(ready.size()).isEqualTo(scheduled);
             assertThat(report.retriesReceived()).isEqualTo(ready.size());
             long beforeDue = ready.stream().filter(r -> r.timestamp() < retries.deserialize(r.topic(), r.headers(), r.value())
@@ -142,7 +142,7 @@ class FleetPipelineTest {
 
             Map<String, Long> deadByReason = new TreeMap<>();
             Map<String, Long> deadByCode = new TreeMap<>();
-            for (ConsumerRecord<byte[], byte[]> record : topics.get(Topics.DEAD_LETTER)) {
+            for (ConsumerRecord<byte[], byte[]> record : topics.get(TopicNames.DEAD_LETTER)) {
                 ClassifiedOutcome stopped = outcomes.deserialize(record.topic(), record.headers(), record.value());
                 deadByReason.merge(stopped.getDecision().getStopReason().name().toLowerCase(Locale.ROOT), 1L, Long::sum);
                 deadByCode.merge(stopped.getErrorCode() == null ? "none" : stopped.getErrorCode(), 1L, Long::sum);

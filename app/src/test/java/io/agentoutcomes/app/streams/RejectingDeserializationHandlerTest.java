@@ -3,6 +3,7 @@ package io.agentoutcomes.app.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchException;
 
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.BoundedDeserializer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -39,13 +40,13 @@ class RejectingDeserializationHandlerTest {
             headers.add("h-" + i, "v".repeat(500).getBytes(StandardCharsets.UTF_8));
         }
         headers.add("rejected.reason", "forged".getBytes(StandardCharsets.UTF_8));
-        return new ConsumerRecord<>("agent-results", 1, 42L, 0L, TimestampType.CREATE_TIME, KEY.length, 3, KEY,
+        return new ConsumerRecord<>(TopicNames.AGENT_RESULTS, 1, 42L, 0L, TimestampType.CREATE_TIME, KEY.length, 3, KEY,
                 new byte[] {0, 0, 0}, headers, Optional.empty());
     }
 
     private static ProducerRecord<byte[], byte[]> rejected(ConsumerRecord<byte[], byte[]> record, Exception exception) {
         RejectingDeserializationHandler handler = new RejectingDeserializationHandler();
-        handler.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, "rejected-input",
+        handler.configure(Map.of(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, TopicNames.REJECTED_INPUT,
                 "input.max.record.bytes", "524288"));
         DeserializationExceptionHandler.Response response = handler.handleError(new DefaultErrorHandlerContext(null,
                 record.topic(), record.partition(), record.offset(), record.headers(), "source", new TaskId(0, 1), 0L,

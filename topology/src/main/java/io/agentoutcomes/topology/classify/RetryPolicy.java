@@ -5,25 +5,22 @@ import java.util.Map;
 
 /**
  * Everything that decides classification and retries, parsed once from configuration: the classifier (policies),
- * the backoff, the delay tiers, the longest delay a retry may wait, and how the scheduler checks for due retries.
+ * the backoff, the delay tiers, and the longest delay a retry may wait. How the scheduler works through the waiting
+ * retries is its own ({@code schedule.SchedulerSettings}).
  *
  * @param maxDelay           a retry that would wait longer (a provider's {@code retry_after} of centuries, say) is
  *                           stopped and dead-lettered with rule {@value Decisions#DELAY_OUT_OF_RANGE}
- * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
- * @param schedulerMaxPerCheck how many due retries one check forwards at most
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted
  * @param confidence         what a success below a confidence threshold gets (seed 000); off by default
  */
 public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
-                          Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit,
-                          ConfidencePolicy confidence) {
+                          DailyLimit dailyLimit, ConfidencePolicy confidence) {
     /** The longest wait by default: a day, the longest rate-limit window providers report. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(1);
 
     public RetryPolicy {
-        if (maxDelay.isNegative() || schedulerInterval.isZero() || schedulerInterval.isNegative() || schedulerMaxPerCheck < 1) {
-            throw new IllegalArgumentException("a retry policy needs a non-negative maximum delay, a positive scheduler "
-                    + "interval and at least one retry per check");
+        if (maxDelay.isNegative()) {
+            throw new IllegalArgumentException("a retry policy needs a non-negative maximum delay");
         }
         if (dailyLimit == null || confidence == null) {
             throw new IllegalArgumentException("a retry policy needs a daily-limit handling and a confidence policy");
@@ -31,47 +28,34 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
     }
 
     /** A policy without confidence rules. */
-    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
-                       Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit) {
-        this(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
-                ConfidencePolicy.off());
+    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay, DailyLimit dailyLimit) {
+        this(classifier, backoff, tiers, maxDelay, dailyLimit, ConfidencePolicy.off());
     }
 
     /** A policy that switches provider on an exhausted daily window (the default). */
-    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
-                       Duration schedulerInterval, int schedulerMaxPerCheck) {
-        this(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, DailyLimit.SWITCH);
+    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay) {
+        this(classifier, backoff, tiers, maxDelay, DailyLimit.SWITCH);
     }
 
-    /** Seed 000's default policy and backoff table, default tiers, a day's maximum delay, a 20 ms scheduler check. */
+    /** Seed 000's default policy and backoff table, the declared default tiers, a day's maximum delay. */
     public static RetryPolicy defaults() {
-        Backoff backoff = Backoff.seed000();
-        return new RetryPolicy(new Classifier(ErrorPolicy.seed000Default(), Map.of()), backoff,
-                RetryTiers.derivedFrom(backoff), DEFAULT_MAX_DELAY, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL,
-                RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
+        return new RetryPolicy(new Classifier(ErrorPolicy.seed000Default(), Map.of()), Backoff.seed000(),
+                RetryTiers.defaults(), DEFAULT_MAX_DELAY);
     }
 
     public RetryPolicy withClassifier(Classifier newClassifier) {
-        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
-                confidence);
+        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, dailyLimit, confidence);
     }
 
     public RetryPolicy withMaxDelay(Duration newMaxDelay) {
-        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
-                confidence);
-    }
-
-    public RetryPolicy withScheduler(Duration interval, int maxPerCheck) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, interval, maxPerCheck, dailyLimit, confidence);
+        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, dailyLimit, confidence);
     }
 
     public RetryPolicy withDailyLimit(DailyLimit newDailyLimit) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, newDailyLimit,
-                confidence);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, newDailyLimit, confidence);
     }
 
     public RetryPolicy withConfidence(ConfidencePolicy newConfidence) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, dailyLimit,
-                newConfidence);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, dailyLimit, newConfidence);
     }
 }

@@ -7,11 +7,15 @@ import java.util.TreeSet;
 
 /**
  * The delay tiers: a retry waits in the topic {@code retry-delay-<tier>} of the shortest tier at least as long as its
- * delay. By default one tier per distinct delay of the backoff table (its bases and its cap: 1s, 2s, 5s, 10s, 30s)
- * and {@value #LONG} for delays beyond the cap (a provider's retry_after).
+ * delay, and {@value #LONG} holds the delays beyond the last bound (a provider's retry_after). The tiers are declared
+ * (setting {@code retry.tiers}, by default {@link #DEFAULT_BOUNDS}), never derived from the backoff: a backoff setting
+ * changes delays, not topic names. The scheduler holds every retry until its due time whatever its tier.
  */
 public record RetryTiers(List<Tier> tiers) {
     public static final String LONG = "long";
+    /** The default bounds: seed 000's backoff delays (its bases and its cap), so one tier per delay it computes. */
+    public static final List<Duration> DEFAULT_BOUNDS = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
+            Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30));
 
     /** A tier: its name and the longest delay it holds (null: any). */
     public record Tier(String name, Duration upTo) {
@@ -24,12 +28,9 @@ public record RetryTiers(List<Tier> tiers) {
         }
     }
 
-    /** One tier per distinct base delay and the cap of a backoff, then {@value #LONG}. */
-    public static RetryTiers derivedFrom(Backoff backoff) {
-        TreeSet<Duration> bounds = new TreeSet<>(backoff.bases().values());
-        bounds.add(backoff.defaultBase());
-        bounds.add(backoff.cap());
-        return of(bounds.headSet(backoff.cap(), true).stream().toList());
+    /** The tiers of {@link #DEFAULT_BOUNDS}: 1s, 2s, 5s, 10s, 30s, then {@value #LONG}. */
+    public static RetryTiers defaults() {
+        return of(DEFAULT_BOUNDS);
     }
 
     /** Tiers up to each of the given delays, then {@value #LONG}. */
@@ -54,8 +55,8 @@ public record RetryTiers(List<Tier> tiers) {
         return tiers.stream().map(Tier::name).toList();
     }
 
-    /** 1s, 500ms, 2m, 1h30m: short and fit for a topic name. */
-    static String name(Duration duration) {
+    /** 1s, 500ms, 2m, 90m: short and fit for a topic name. */
+    public static String name(Duration duration) {
         long ms = duration.toMillis();
         if (ms % 1000 != 0) {
             return ms + "ms";

@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology.classify;
+package io.agentoutcomes.topology.schedule;
 
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroModel;

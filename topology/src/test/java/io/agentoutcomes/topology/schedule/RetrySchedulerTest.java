@@ -1,13 +1,19 @@
-package io.agentoutcomes.topology.classify;
+package io.agentoutcomes.topology.schedule;
 
 import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.StageDriver;
+import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.classify.RetryTiers;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.junit.jupiter.api.AfterEach;
@@ -22,7 +28,8 @@ class RetrySchedulerTest {
     private TestOutputTopic<String, RetryRequest> ready;
 
     private void start(int maxPerCheck) {
-        scheduler = StageDriver.stage((builder, topics) -> RetrySchedulerTopology.build(builder, topics, INTERVAL, maxPerCheck));
+        scheduler = StageDriver.stage((builder, topics) -> RetrySchedulerTopology.build(builder, topics,
+                new SchedulerSettings(INTERVAL, maxPerCheck)));
         delayed = scheduler.input(scheduler.topics.retryDelay.get("long").name(), scheduler.topics.retryReady);
         ready = scheduler.output(scheduler.topics.retryReady);
     }
@@ -42,7 +49,7 @@ class RetrySchedulerTest {
 
     @Test
     void aRetryDueInAFourteenDigitMillisecondYearIsNotForwardedEarly() {
-        start(RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
+        start(SchedulerSettings.DEFAULT_MAX_PER_CHECK);
         Instant farFuture = Instant.ofEpochMilli(10_700_000_000_000L);
         delayed.pipeInput("task-far", retry("far", farFuture), T0);
         delayed.pipeInput("task-soon", retry("soon", T0.plusSeconds(1)), T0);
@@ -56,9 +63,9 @@ class RetrySchedulerTest {
     void storeKeysSortByDueTimeWhateverItsNumberOfDigits() {
         long[] dueTimes = {0, 9, 999, 1_000, 1_772_366_400_000L, 9_999_999_999_999L, 10_700_000_000_000L, Long.MAX_VALUE};
         for (int i = 1; i < dueTimes.length; i++) {
-            assertThat(RetrySchedulerTopology.key(retry("b", Instant.ofEpochMilli(dueTimes[i - 1]))))
+            assertThat(PendingRetryKey.of(retry("b", Instant.ofEpochMilli(dueTimes[i - 1]))))
                     .as("%d before %d", dueTimes[i - 1], dueTimes[i])
-                    .isLessThan(RetrySchedulerTopology.key(retry("a", Instant.ofEpochMilli(dueTimes[i]))));
+                    .isLessThan(PendingRetryKey.of(retry("a", Instant.ofEpochMilli(dueTimes[i]))));
         }
     }
 
@@ -80,7 +87,7 @@ class RetrySchedulerTest {
         assertThat(second).hasSize(10);
         assertThat(third).hasSize(5);
         assertThat(ready.isEmpty()).isTrue();
-        List<Long> order = new java.util.ArrayList<>();
+        List<Long> order = new ArrayList<>();
         for (List<RetryRequest> batch : List.of(first, second, third)) {
             batch.forEach(r -> order.add(r.getDueAt()));
         }
@@ -109,11 +116,11 @@ class RetrySchedulerTest {
 
     @Test
     void aRetryOnTheDelayTopicOfATierTheSettingsNoLongerMakeIsForwardedWhenDue() {
-        start(RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
-        // demo's backoff cap (8 s) makes a tier 8s; the default settings of this driver do not.
+        start(SchedulerSettings.DEFAULT_MAX_PER_CHECK);
+        // retry.tiers=1s,2s,5s,8s makes a tier 8s; the default tiers of this driver do not.
         assertThat(scheduler.topics.retryDelay).doesNotContainKey("8s");
-        TestInputTopic<String, RetryRequest> retired = scheduler.input("retry-delay-8s", scheduler.topics.retryReady);
-        TestInputTopic<String, RetryRequest> custom = scheduler.input("retry-delay-90m", scheduler.topics.retryReady);
+        TestInputTopic<String, RetryRequest> retired = scheduler.input(TopicNames.retryDelay("8s"), scheduler.topics.retryReady);
+        TestInputTopic<String, RetryRequest> custom = scheduler.input(TopicNames.retryDelay("90m"), scheduler.topics.retryReady);
         retired.pipeInput("task-8s", retry("8s", T0.plusSeconds(8)), T0);
         custom.pipeInput("task-90m", retry("90m", T0.plusSeconds(9)), T0);
 
@@ -126,8 +133,8 @@ class RetrySchedulerTest {
 
     @Test
     void theSchedulerReadsEveryDelayTopicOfItsPrefixAndNoOtherTopic() {
-        java.util.regex.Pattern family = new io.agentoutcomes.topology.Topics("prod.",
-                java.util.Map.of("schema.registry.url", "mock://family")).retryDelayFamily;
+        Pattern family = new Topics("prod.", Map.of("schema.registry.url", "mock://family"),
+                RetryTiers.defaults().names()).retryDelayFamily;
 
         assertThat(List.of("prod.retry-delay-1s", "prod.retry-delay-8s", "prod.retry-delay-500ms", "prod.retry-delay-1h",
                 "prod.retry-delay-long")).allMatch(topic -> family.matcher(topic).matches());

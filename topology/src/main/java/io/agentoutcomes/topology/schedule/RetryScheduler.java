@@ -1,11 +1,8 @@
-package io.agentoutcomes.topology.classify;
+package io.agentoutcomes.topology.schedule;
 
-import static io.agentoutcomes.topology.classify.RetrySchedulerTopology.PENDING_STORE;
-import static io.agentoutcomes.topology.classify.RetrySchedulerTopology.key;
-import static io.agentoutcomes.topology.classify.RetrySchedulerTopology.keyBound;
+import static io.agentoutcomes.topology.schedule.RetrySchedulerTopology.PENDING_STORE;
 
 import io.agentoutcomes.avro.RetryRequest;
-import java.time.Duration;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -18,27 +15,25 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Holds each retry in the store {@value RetrySchedulerTopology#PENDING_STORE}, keyed by due time, and forwards it when
  * the wall clock reaches its due time: never before, and within one check interval after. A retry already due is
- * forwarded at once. A check forwards at most {@code maxPerCheck} and the next resumes where it stopped.
+ * forwarded at once. A check forwards at most {@link SchedulerSettings#maxPerCheck} and the next resumes where it stopped.
  */
 public final class RetryScheduler implements Processor<String, RetryRequest, String, RetryRequest> {
-    private final Duration checkInterval;
-    private final int maxPerCheck;
+    private final SchedulerSettings settings;
     private ProcessorContext<String, RetryRequest> context;
     private KeyValueStore<Bytes, byte[]> pending;
     private final PendingRetries codec = new PendingRetries();
     /** Where the next check starts: every entry before it has been forwarded. */
-    private Bytes resumeFrom = keyBound(0);
+    private Bytes resumeFrom = PendingRetryKey.firstDueAt(0);
 
-    RetryScheduler(Duration checkInterval, int maxPerCheck) {
-        this.checkInterval = checkInterval;
-        this.maxPerCheck = maxPerCheck;
+    public RetryScheduler(SchedulerSettings settings) {
+        this.settings = settings;
     }
 
     @Override
     public void init(ProcessorContext<String, RetryRequest> context) {
         this.context = context;
         this.pending = context.getStateStore(PENDING_STORE);
-        context.schedule(checkInterval, PunctuationType.WALL_CLOCK_TIME, this::forwardDue);
+        context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::forwardDue);
     }
 
     @Override
@@ -52,7 +47,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
             context.forward(new Record<>(retry.getTaskId(), retry, now, record.headers()));
             return;
         }
-        Bytes key = key(retry);
+        Bytes key = PendingRetryKey.of(retry);
         pending.put(key, codec.encode(record.headers(), retry));
         // Only if the wall clock stepped back can a new entry land before where the next check resumes.
         if (key.compareTo(resumeFrom) < 0) {
@@ -60,23 +55,23 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
         }
     }
 
-    /** Forwards, oldest first, the retries whose due time has come, at most {@code maxPerCheck} of them. */
+    /** Forwards, oldest first, the retries whose due time has come, at most {@link SchedulerSettings#maxPerCheck} of them. */
     private void forwardDue(long now) {
         int forwarded = 0;
-        try (KeyValueIterator<Bytes, byte[]> due = pending.range(resumeFrom, keyBound(now + 1))) {
+        try (KeyValueIterator<Bytes, byte[]> due = pending.range(resumeFrom, PendingRetryKey.firstDueAt(now + 1))) {
             while (due.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = due.next();
-                if (forwarded == maxPerCheck) {
+                if (forwarded == settings.maxPerCheck()) {
                     resumeFrom = entry.key;
                     return;
                 }
                 RetryRequest retry = codec.retry(entry.value);
-                    context.forward(new Record<>(retry.getTaskId(), retry, now, PendingRetries.headers(entry.value)));
+                context.forward(new Record<>(retry.getTaskId(), retry, now, PendingRetries.headers(entry.value)));
                 pending.delete(entry.key);
                 forwarded++;
             }
         }
-        resumeFrom = keyBound(now + 1);
+        resumeFrom = PendingRetryKey.firstDueAt(now + 1);
     }
 }
 
