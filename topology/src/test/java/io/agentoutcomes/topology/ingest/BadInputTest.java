@@ -96,24 +96,6 @@ class BadInputTest {
     }
 
     @Test
-    void unknownDialectHeaderIsRejected() {
-        pipeline.agentResult("task-1", GOOD, headers("agent-id", "a", "dialect", "seed-9"));
-
-        assertThat(pipeline.rejected()).singleElement().satisfies(r -> assertThat(headersOf(r)).containsEntry(
-                RejectedInput.MESSAGE, "dialect header 'seed-9' names no JSON dialect: expected one of review-agent, "
-                        + "vat-envelope, flatagents"));
-    }
-
-    @Test
-    void dialectHeaderOverridesTheShape() {
-        pipeline.agentResult("task-1", "{\"status\":\"success\",\"agentId\":\"reviewer\",\"findings\":[]}",
-                headers("agent-id", "a", "dialect", "vat-envelope"));
-
-        assertThat(pipeline.agentResults()).singleElement().extracting(r -> r.value().getDialect().name())
-                .isEqualTo("VAT_ENVELOPE");
-    }
-
-    @Test
     void nullValueIsRejected() {
         pipeline.agentResult("task-1", null, headers("agent-id", "a"));
 
