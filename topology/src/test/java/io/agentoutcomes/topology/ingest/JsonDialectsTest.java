@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * from that one list.
  */
 class JsonDialectsTest {
-    private static final String NO_SHAPE = " expected a seed 004 result (status success/failure/skipped with agentId), "
+    /** What the refusal of a record of no known shape expects, after its first words: every test quotes it from here. */
+    static final String NO_SHAPE = " expected a seed 004 result (status success/failure/skipped with agentId), "
             + "a seed 000 envelope (status success/error/in-progress, or {result}) or a seed 003 result "
             + "(output, usage, cost, error, ...)";
 
