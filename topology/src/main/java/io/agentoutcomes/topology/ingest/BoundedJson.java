@@ -34,7 +34,7 @@ final class BoundedJson {
         } catch (IOException e) {
             throw new InvalidInputException(UNPARSEABLE_JSON, "not valid JSON: " + e.getMessage(), e);
         }
-        if (node == null || node.isMissingNode()) {
+        if (node.isMissingNode()) { // no content (Jackson 2.10+ never answers null)
             throw new InvalidInputException(UNPARSEABLE_JSON, "empty record: expected a JSON object");
         }
         return requireObject(node);
