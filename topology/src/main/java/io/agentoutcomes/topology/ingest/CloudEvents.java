@@ -73,12 +73,12 @@ public final class CloudEvents {
                 throw invalid("content-type '" + contentType + "' is a CloudEvents format this service does not read: "
                         + "expected " + JSON_FORMAT + " (the batch format is not part of the Kafka binding)");
             }
-            return structured(AgentResultNormalizer.parseObject(value), context);
+            return structured(BoundedJson.parseObject(value), context);
         }
         if (context.headers() != null && context.headers().lastHeader(HEADER_PREFIX + SPECVERSION) != null) {
             return binary(value, mediaType, contentType, context);
         }
-        JsonNode root = AgentResultNormalizer.parseObject(value);
+        JsonNode root = BoundedJson.parseObject(value);
         if (root.has(SPECVERSION)) {
             return structured(root, context);
         }
@@ -159,10 +159,10 @@ public final class CloudEvents {
             } catch (IllegalArgumentException e) {
                 throw invalid("data_base64 is not base64 (RFC 4648): " + e.getMessage());
             }
-            root = data(() -> AgentResultNormalizer.parseObject(bytes), "data_base64");
+            root = data(() -> BoundedJson.parseObject(bytes), "data_base64");
         } else if (data != null) {
             JsonNode node = data;
-            root = data(() -> AgentResultNormalizer.requireObject(node), "data");
+            root = data(() -> BoundedJson.requireObject(node), "data");
         } else {
             throw invalid("the event has no data (neither data nor data_base64): the record it wraps is its data");
         }
@@ -184,7 +184,7 @@ public final class CloudEvents {
         }
         CloudEvent event = event(CloudEvent.Mode.BINARY, attributes, HEADER_PREFIX);
         requireJson(mediaType == null ? null : contentType, "content-type");
-        JsonNode root = data(() -> AgentResultNormalizer.parseObject(value), "value");
+        JsonNode root = data(() -> BoundedJson.parseObject(value), "value");
         return new JsonInput(root, context.withCloudEvent(event));
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -17,6 +18,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -26,12 +28,30 @@ import java.util.stream.Stream;
  * tokens, {@code cost} as a breakdown or a float, {@code finish_reason}, a structured {@code error} (none = success),
  * {@code rate_limit} with windows, and {@code provider_data} whose raw headers are redacted here.
  */
-final class FlatAgentsResult {
-    private FlatAgentsResult() {
+final class FlatAgentsResult implements JsonDialect {
+    private static final List<String> FIELDS = List.of("output", "content", "usage", "cost", "error", "finish_reason",
+            "rate_limit", "provider_data");
+
+    @Override
+    public Dialect id() {
+        return Dialect.FLATAGENTS;
     }
 
-    /** @param resultTime the result's time: provider reset times in its headers become waits from it */
-    static AgentResult.Builder toCanonical(JsonFields root, Instant resultTime) {
+    @Override
+    public String shape() {
+        return "a seed 003 result (output, usage, cost, error, ...)";
+    }
+
+    /** No status, and any of its members (present, even as null). */
+    @Override
+    public boolean detect(JsonFields root) {
+        return JsonDialect.status(root) == null && FIELDS.stream().anyMatch(root.node()::has);
+    }
+
+    /** Provider reset times in the result's headers become waits from the record's time. */
+    @Override
+    public AgentResult.Builder normalize(JsonFields root, RecordContext context) {
+        Instant resultTime = context.timestamp() == null ? Instant.EPOCH : context.timestamp();
         String finishReason = root.text("finish_reason");
         JsonFields provider = root.object("provider_data");
         Map<String, String> rawHeaders = provider == null ? Map.of() : provider.stringMap("raw_headers");

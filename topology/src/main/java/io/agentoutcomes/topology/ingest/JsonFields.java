@@ -5,7 +5,6 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agentoutcomes.avro.Money;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -16,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -25,8 +25,6 @@ import java.util.function.Function;
  * refused before any conversion could take long or wrap.
  */
 final class JsonFields {
-    /** The scale money is kept at: pico-dollars, as the Avro {@code decimal(30, 12)} fields. */
-
     private final JsonNode node;
     private final String path;
 
@@ -51,22 +49,8 @@ final class JsonFields {
         return value(name) != null;
     }
 
-    /** The first of the names that is present, or null. */
-    String firstPresent(String... names) {
-        for (String name : names) {
-            if (has(name)) {
-                return name;
-            }
-        }
-        return null;
-    }
-
     JsonNode node() {
         return node;
-    }
-
-    String path() {
-        return path;
     }
 
     String text(String name) {
@@ -101,13 +85,9 @@ final class JsonFields {
 
     /** A whole number from 0 up (token counts, durations, steps). */
     Long count(String name) {
-        JsonNode value = number(name);
-        if (value == null) {
+        BigDecimal decimal = nonNegative(name, number(name));
+        if (decimal == null) {
             return null;
-        }
-        BigDecimal decimal = value.decimalValue();
-        if (decimal.signum() < 0) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + decimal.toPlainString() + ": must not be negative");
         }
         try {
             return decimal.longValueExact();
@@ -139,12 +119,9 @@ final class JsonFields {
      */
     Long roundedCount(String name) {
         JsonNode value = number(name);
-        if (value == null) {
+        BigDecimal decimal = nonNegative(name, value);
+        if (decimal == null) {
             return null;
-        }
-        BigDecimal decimal = value.decimalValue();
-        if (decimal.signum() < 0) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + decimal.toPlainString() + ": must not be negative");
         }
         BigDecimal whole = decimal.setScale(0, RoundingMode.HALF_UP);
         if (whole.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
@@ -162,12 +139,9 @@ final class JsonFields {
     /** A number of seconds (possibly fractional, from 0 up) as milliseconds. */
     Long secondsAsMillis(String name) {
         JsonNode value = number(name);
-        if (value == null) {
+        BigDecimal seconds = nonNegative(name, value);
+        if (seconds == null) {
             return null;
-        }
-        BigDecimal seconds = value.decimalValue();
-        if (seconds.signum() < 0) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + seconds.toPlainString() + ": must not be negative");
         }
         BigDecimal millis = seconds.movePointRight(3).setScale(0, RoundingMode.CEILING);
         if (millis.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
@@ -192,13 +166,9 @@ final class JsonFields {
 
     /** US dollars, exactly as written (the JSON text, not a binary float), from 0 up. */
     BigDecimal money(String name) {
-        JsonNode value = number(name);
-        if (value == null) {
+        BigDecimal amount = nonNegative(name, number(name));
+        if (amount == null) {
             return null;
-        }
-        BigDecimal amount = value.decimalValue();
-        if (amount.signum() < 0) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + amount.toPlainString() + ": must not be negative");
         }
         if (!Money.fits(amount)) {
             throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + amount.toPlainString()
@@ -207,12 +177,12 @@ final class JsonFields {
         return amount.setScale(Money.SCALE, RoundingMode.UNNECESSARY);
     }
 
-    /** An ISO 8601 date-time with offset, e.g. {@code 2024-01-26T15:30:00Z}. */
     /** An instant as the contract carries it: epoch milliseconds; null for null. */
     static Long millis(Instant instant) {
         return instant == null ? null : instant.toEpochMilli();
     }
 
+    /** An ISO 8601 date-time with offset, e.g. {@code 2024-01-26T15:30:00Z}. */
     Instant isoTimestamp(String name) {
         String text = text(name);
         if (text == null) {
@@ -269,18 +239,7 @@ final class JsonFields {
         return map;
     }
 
-    /** The object without the named fields, or null when nothing is left (for "everything else" metadata). */
-    static String jsonTextWithout(JsonNode object, String... names) {
-        ObjectNode copy = ((ObjectNode) object).deepCopy();
-        copy.remove(List.of(names));
-        return copy.isEmpty() ? null : copy.toString();
-    }
-
-    private interface ElementReader<T> {
-        T read(JsonNode element, String elementPath);
-    }
-
-    private <T> List<T> list(String name, ElementReader<T> reader) {
+    private <T> List<T> list(String name, BiFunction<JsonNode, String, T> reader) {
         JsonNode value = value(name);
         List<T> items = new ArrayList<>();
         if (value == null) {
@@ -290,7 +249,7 @@ final class JsonFields {
             throw wrongType(name, "an array", value);
         }
         for (int i = 0; i < value.size(); i++) {
-            items.add(reader.read(value.get(i), at(name) + "[" + i + "]"));
+            items.add(reader.apply(value.get(i), at(name) + "[" + i + "]"));
         }
         return items;
     }
@@ -303,19 +262,20 @@ final class JsonFields {
         if (!value.isNumber()) {
             throw wrongType(name, "a number", value);
         }
-        if ((value.isDouble() || value.isFloat()) && !Double.isFinite(value.doubleValue())) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": not a finite number");
+        JsonLimits.requireBoundedNumber(value, at(name));
+        return value;
+    }
+
+    /** A number's value when it is from 0 up; null when absent. */
+    private BigDecimal nonNegative(String name, JsonNode value) {
+        if (value == null) {
+            return null;
         }
         BigDecimal decimal = value.decimalValue();
-        if (decimal.precision() - decimal.scale() > JsonLimits.MAX_NUMBER_DIGITS) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": out of range (at most "
-                    + JsonLimits.MAX_NUMBER_DIGITS + " digits before the decimal point)");
+        if (decimal.signum() < 0) {
+            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + decimal.toPlainString() + ": must not be negative");
         }
-        if (decimal.scale() > JsonLimits.MAX_NUMBER_DIGITS && decimal.stripTrailingZeros().scale() > JsonLimits.MAX_NUMBER_DIGITS) {
-            throw new InvalidInputException(OUT_OF_RANGE, at(name) + " is " + value.asText() + ": out of range (at most "
-                    + JsonLimits.MAX_NUMBER_DIGITS + " digits after the decimal point)");
-        }
-        return value;
+        return decimal;
     }
 
     private JsonNode value(String name) {

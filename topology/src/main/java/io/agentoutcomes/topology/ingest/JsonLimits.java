@@ -1,12 +1,16 @@
 package io.agentoutcomes.topology.ingest;
 
+import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
+
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.math.BigDecimal;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -62,5 +66,24 @@ final class JsonLimits {
         }
         int newline = message.indexOf('\n');
         return "not valid JSON: " + (newline < 0 ? message : message.substring(0, newline));
+    }
+
+    /**
+     * Refuses a number no field can hold ({@code out-of-range}, naming it by {@code path}) before anything converts it:
+     * not finite, or more than {@link #MAX_NUMBER_DIGITS} digits before, or (trailing zeros aside) after, its point.
+     */
+    static void requireBoundedNumber(JsonNode value, String path) {
+        if ((value.isDouble() || value.isFloat()) && !Double.isFinite(value.doubleValue())) {
+            throw new InvalidInputException(OUT_OF_RANGE, path + " is " + value.asText() + ": not a finite number");
+        }
+        BigDecimal decimal = value.decimalValue();
+        if (decimal.precision() - decimal.scale() > MAX_NUMBER_DIGITS) {
+            throw new InvalidInputException(OUT_OF_RANGE, path + " is " + value.asText() + ": out of range (at most "
+                    + MAX_NUMBER_DIGITS + " digits before the decimal point)");
+        }
+        if (decimal.scale() > MAX_NUMBER_DIGITS && decimal.stripTrailingZeros().scale() > MAX_NUMBER_DIGITS) {
+            throw new InvalidInputException(OUT_OF_RANGE, path + " is " + value.asText() + ": out of range (at most "
+                    + MAX_NUMBER_DIGITS + " digits after the decimal point)");
+        }
     }
 }

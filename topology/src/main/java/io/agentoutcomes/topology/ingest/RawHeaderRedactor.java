@@ -57,7 +57,7 @@ public final class RawHeaderRedactor {
             return Optional.empty();
         }
         try {
-            root = json == null ? null : AgentResultNormalizer.JSON.readTree(json);
+            root = json == null ? null : BoundedJson.MAPPER.readTree(json);
         } catch (IOException | RuntimeException notJson) {
             return Optional.empty();
         }

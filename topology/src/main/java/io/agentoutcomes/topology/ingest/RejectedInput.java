@@ -153,7 +153,7 @@ public final class RejectedInput {
     private static byte[] scrubBase64Data(byte[] value) {
         JsonNode root;
         try {
-            root = value.length > JsonLimits.MAX_DOCUMENT_BYTES ? null : AgentResultNormalizer.JSON.readTree(value);
+            root = value.length > JsonLimits.MAX_DOCUMENT_BYTES ? null : BoundedJson.MAPPER.readTree(value);
         } catch (IOException | RuntimeException notJson) {
             return value;
         }

@@ -4,7 +4,9 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSIN
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -14,6 +16,7 @@ import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seed 004's {@code AgentResult}: status {@code success} (findings), {@code failure} (error message, failure stage,
@@ -26,7 +29,8 @@ import java.util.List;
  * a finding's {@code metadata} an object ({@code z.record}), no field null ({@code .optional()} lets a field be
  * absent, never null), and every {@code z.number()} any finite number from 0 up, rounded half up to a whole.
  */
-final class ReviewAgentResult {
+final class ReviewAgentResult implements JsonDialect {
+    private static final Set<String> ONLY_STATUSES = Set.of("failure", "skipped");
     /** Seed 004's {@code AgentMetricsSchema}: what every result's metrics must hold. */
     private static final List<String> REQUIRED_METRICS = List.of("durationMs", "filesProcessed");
     /** The fields of the schema's result, of its metrics and of a finding: none of them may be null. */
@@ -39,10 +43,26 @@ final class ReviewAgentResult {
     /** The error code of a failure that gives none. */
     static final String NO_CODE = "unknown";
 
-    private ReviewAgentResult() {
+    @Override
+    public Dialect id() {
+        return Dialect.REVIEW_AGENT;
     }
 
-    static AgentResult.Builder toCanonical(JsonFields root) {
+    @Override
+    public String shape() {
+        return "a seed 004 result (status success/failure/skipped with agentId)";
+    }
+
+    /** Status failure or skipped; or success with {@code agentId}, {@code findings} or {@code metrics}. */
+    @Override
+    public boolean detect(JsonFields root) {
+        String status = JsonDialect.status(root);
+        return status != null && (ONLY_STATUSES.contains(status)
+                || status.equals("success") && (root.has("agentId") || root.has("findings") || root.has("metrics")));
+    }
+
+    @Override
+    public AgentResult.Builder normalize(JsonFields root, RecordContext context) {
         refuseNulls(root, RESULT_FIELDS);
         AgentResult.Builder canonical = AgentResult.newBuilder();
         String agentId = root.text("agentId");
@@ -73,7 +93,7 @@ final class ReviewAgentResult {
         }
         metrics.roundedCount("filesProcessed");
         return canonical.setExecution(execution(metrics))
-                .setMetadata(JsonFields.jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
+                .setMetadata(jsonTextWithout(metrics.node(), "durationMs", "tokensUsed", "estimatedCostUsd"));
     }
 
     private static String errorMessage(JsonFields root) {
@@ -154,5 +174,12 @@ final class ReviewAgentResult {
             }
         }
         return fields;
+    }
+
+    /** The object without the named fields, or null when nothing is left (for "everything else" metadata). */
+    private static String jsonTextWithout(JsonNode object, String... names) {
+        ObjectNode copy = ((ObjectNode) object).deepCopy();
+        copy.remove(List.of(names));
+        return copy.isEmpty() ? null : copy.toString();
     }
 }

@@ -3,9 +3,11 @@ package io.agentoutcomes.topology.ingest;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -15,17 +17,40 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Seed 000's result envelope: {@code AgentResult} / {@code StatefulAgentResult} with status {@code success},
  * {@code error} or {@code in-progress}, bare, as {@code {result}} (one-shot output) or as
  * {@code {reply, sessionState, result}} (conversational output: all three required, as seed 000 types it).
  */
-final class VatEnvelope {
-    private VatEnvelope() {
+final class VatEnvelope implements JsonDialect {
+    private static final Set<String> STATUSES = Set.of("success", "error", "in-progress");
+
+    @Override
+    public Dialect id() {
+        return Dialect.VAT_ENVELOPE;
     }
 
-    static AgentResult.Builder toCanonical(JsonFields root) {
+    @Override
+    public String shape() {
+        return "a seed 000 envelope (status success/error/in-progress, or {result})";
+    }
+
+    /** Status success, error or in-progress; or no status and a {@code result} object whose status is one of those. */
+    @Override
+    public boolean detect(JsonFields root) {
+        String status = JsonDialect.status(root);
+        if (status != null) {
+            return STATUSES.contains(status);
+        }
+        JsonNode result = root.node().get("result");
+        return result != null && result.isObject() && result.path("status").isTextual()
+                && STATUSES.contains(result.get("status").asText());
+    }
+
+    @Override
+    public AgentResult.Builder normalize(JsonFields root, RecordContext context) {
         JsonFields result = root.has("result") ? root.object("result") : root;
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setConfidence(result.fraction("confidence"))

@@ -1,27 +1,24 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.BadInputTest.headersOf;
-import static io.agentoutcomes.topology.ingest.IngestDriver.headers;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResult;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResultRefusal;
+import static io.agentoutcomes.topology.ingest.Normalize.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentoutcomes.avro.AgentResult;
 import java.time.Duration;
 import java.util.List;
-import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * JSON that is expensive to read or silently wrong is rejected quickly with a reason: numbers beyond what a field
+ * JSON that is expensive to read or silently wrong is refused quickly with a reason: numbers beyond what a field
  * can hold, duplicate keys, deep nesting, long numbers and oversized documents.
  */
 class JsonLimitsTest {
-    private final IngestDriver pipeline = new IngestDriver();
-
-    @AfterEach
-    void close() {
-        pipeline.close();
+    private static List<String> refusal(String json) {
+        return agentResultRefusal("task-1", json, headers("agent-id", "a"));
     }
 
     @ParameterizedTest(name = "{1}")
@@ -35,67 +32,45 @@ class JsonLimitsTest {
     })
     void hugeAndTinyNumbersAreRejectedQuicklyNamingTheField(String reason, String json, String message) {
         long start = System.nanoTime();
-        pipeline.agentResult("task-1", json, headers("agent-id", "a"));
+        List<String> refusal = refusal(json);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(took).isLessThan(Duration.ofMillis(500));
-        TestRecord<byte[], byte[]> rejected = single();
-        assertThat(headersOf(rejected)).containsEntry(RejectedInput.REASON, reason).containsEntry(RejectedInput.MESSAGE, message);
-        assertThat(pipeline.agentResults()).isEmpty();
+        assertThat(refusal).containsExactly(reason, message);
     }
 
     @Test
     void aDuplicateKeyIsRejectedNotResolvedByTheLastValue() {
-        pipeline.agentResult("task-1", "{\"status\":\"success\",\"data\":1,\"status\":\"error\"}", headers("agent-id", "a"));
-
-        assertThat(headersOf(single())).containsEntry(RejectedInput.REASON, "unparseable-json")
-                .containsEntry(RejectedInput.MESSAGE, "duplicate key 'status': a key may appear once per object");
-        assertThat(pipeline.agentResults()).isEmpty();
+        assertThat(refusal("{\"status\":\"success\",\"data\":1,\"status\":\"error\"}"))
+                .containsExactly("unparseable-json", "duplicate key 'status': a key may appear once per object");
     }
 
     @Test
     void deepNestingIsRejected() {
         String deep = "[".repeat(101) + "]".repeat(101);
-        pipeline.agentResult("task-1", "{\"status\":\"success\",\"data\":" + deep + "}", headers("agent-id", "a"));
 
-        assertThat(headersOf(single())).containsEntry(RejectedInput.REASON, "unparseable-json")
-                .containsEntry(RejectedInput.MESSAGE, "not valid JSON: nested deeper than 100 levels");
+        assertThat(refusal("{\"status\":\"success\",\"data\":" + deep + "}"))
+                .containsExactly("unparseable-json", "not valid JSON: nested deeper than 100 levels");
     }
 
     @Test
     void nestingUpToTheLimitIsAccepted() {
         String deep = "[".repeat(99) + "]".repeat(99);
-        pipeline.agentResult("task-1", "{\"status\":\"success\",\"data\":" + deep + "}", headers("agent-id", "a"));
+        AgentResult result = agentResult("task-1", "{\"status\":\"success\",\"data\":" + deep + "}", headers("agent-id", "a"));
 
-        assertThat(pipeline.rejected()).isEmpty();
-        assertThat(pipeline.agentResults()).hasSize(1);
+        assertThat(result.getTaskId()).isEqualTo("task-1");
     }
 
     @Test
     void aNumberOfMoreThanOneHundredCharactersIsRejected() {
-        pipeline.agentResult("task-1", "{\"usage\":{\"input_tokens\":" + "9".repeat(101) + "}}", headers("agent-id", "a"));
-
-        assertThat(headersOf(single())).containsEntry(RejectedInput.REASON, "unparseable-json")
-                .containsEntry(RejectedInput.MESSAGE, "not valid JSON: a number longer than 100 characters");
+        assertThat(refusal("{\"usage\":{\"input_tokens\":" + "9".repeat(101) + "}}"))
+                .containsExactly("unparseable-json", "not valid JSON: a number longer than 100 characters");
     }
 
     @Test
     void aDocumentOverFourMebibytesIsRefusedByTheParserItself() {
         // The pipeline's input limit (input.max.record.bytes) stops such a record first; explain reads it directly.
-        byte[] json = ("{\"status\":\"success\",\"data\":\"" + "x".repeat(4 * 1024 * 1024) + "\"}")
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        RecordContext context = new RecordContext("task-1", new org.apache.kafka.common.header.internals.RecordHeaders()
-                .add("agent-id", "a".getBytes(java.nio.charset.StandardCharsets.UTF_8)), "agent-results-json", 0, 0,
-                java.time.Instant.EPOCH);
-
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> AgentResultNormalizer.normalize(json, context))
-                .isInstanceOf(InvalidInputException.class)
-                .hasMessage("not valid JSON: longer than 4194304 bytes");
-    }
-
-    private TestRecord<byte[], byte[]> single() {
-        List<TestRecord<byte[], byte[]>> rejected = pipeline.rejected();
-        assertThat(rejected).hasSize(1);
-        return rejected.get(0);
+        assertThat(refusal("{\"status\":\"success\",\"data\":\"" + "x".repeat(4 * 1024 * 1024) + "\"}"))
+                .containsExactly("unparseable-json", "not valid JSON: longer than 4194304 bytes");
     }
 }

@@ -1,7 +1,8 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.IngestDriver.RECORD_TIME;
-import static io.agentoutcomes.topology.ingest.IngestDriver.headers;
+import static io.agentoutcomes.topology.ingest.Normalize.RECORD_TIME;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResult;
+import static io.agentoutcomes.topology.ingest.Normalize.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
@@ -18,26 +19,17 @@ import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
-import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Every example envelope of seed 000, published as JSON, and the exact canonical record it becomes. */
 class Seed000VatEnvelopeTest {
-    private final IngestDriver pipeline = new IngestDriver();
-
-    @AfterEach
-    void close() {
-        pipeline.close();
+    private static AgentResult publish(String json) {
+        return publish(json, 0);
     }
 
-    private AgentResult publish(String json) {
-        pipeline.agentResult("task-1", json, headers("agent-id", "photo-analyzer"));
-        List<TestRecord<String, AgentResult>> out = pipeline.agentResults();
-        assertThat(pipeline.rejected()).isEmpty();
-        assertThat(out).hasSize(1);
-        assertThat(out.get(0).key()).isEqualTo("task-1");
-        return out.get(0).value();
+    /** @param offset the record's offset on the topic, which makes its result id */
+    private static AgentResult publish(String json, long offset) {
+        return agentResult("task-1", json, headers("agent-id", "photo-analyzer"), offset);
     }
 
     private static AgentResult.Builder expected(long offset) {
@@ -86,9 +78,8 @@ class Seed000VatEnvelopeTest {
                 .isEqualTo(expected(0).setOutcome(success("{\"breed\":\"Persian\"}",
                         "Image quality was poor, confidence may be lower",
                         "Breed database last updated 6 months ago")).build());
-        pipeline.agentResult("task-1", "{\"status\":\"success\",\"data\":{\"name\":\"Fluffy\"},\"warnings\":["
-                + "\"Name validation was lenient due to unusual characteristics\"]}", headers("agent-id", "photo-analyzer"));
-        assertThat(pipeline.agentResults()).extracting(TestRecord::value).containsExactly(expected(1)
+        assertThat(publish("{\"status\":\"success\",\"data\":{\"name\":\"Fluffy\"},\"warnings\":["
+                + "\"Name validation was lenient due to unusual characteristics\"]}", 1)).isEqualTo(expected(1)
                 .setOutcome(success("{\"name\":\"Fluffy\"}", "Name validation was lenient due to unusual characteristics"))
                 .build());
     }
@@ -114,18 +105,12 @@ class Seed000VatEnvelopeTest {
     @Test
     void oneShotOutputsFromTheAgentAndMigrationExamples() {
         String[] codes = {"llm-rate-limit", "llm-timeout", "llm-unavailable"};
-        for (String code : codes) {
-            pipeline.agentResult("task-1", "{\"result\":{\"status\":\"error\",\"error\":\"" + code + "\"}}",
-                    headers("agent-id", "photo-analyzer"));
+        for (int i = 0; i < codes.length; i++) {
+            assertThat(publish("{\"result\":{\"status\":\"error\",\"error\":\"" + codes[i] + "\"}}", i))
+                    .isEqualTo(expected(i).setOutcome(error(codes[i])).build());
         }
-        pipeline.agentResult("task-1", "{\"result\":{\"status\":\"success\",\"data\":{\"breed\":\"Maine Coon\"}}}",
-                headers("agent-id", "photo-analyzer"));
-
-        assertThat(pipeline.agentResults()).extracting(TestRecord::value).containsExactly(
-                expected(0).setOutcome(error("llm-rate-limit")).build(),
-                expected(1).setOutcome(error("llm-timeout")).build(),
-                expected(2).setOutcome(error("llm-unavailable")).build(),
-                expected(3).setOutcome(success("{\"breed\":\"Maine Coon\"}")).build());
+        assertThat(publish("{\"result\":{\"status\":\"success\",\"data\":{\"breed\":\"Maine Coon\"}}}", 3))
+                .isEqualTo(expected(3).setOutcome(success("{\"breed\":\"Maine Coon\"}")).build());
     }
 
     @Test
@@ -140,15 +125,13 @@ class Seed000VatEnvelopeTest {
 
     @Test
     void identityFromFieldsAndHeadersWinsOverTheKey() {
-        pipeline.agentResult("key-task", "{\"status\":\"success\",\"data\":1,\"resultId\":\"r-9\"}",
+        AgentResult result = agentResult("key-task", "{\"status\":\"success\",\"data\":1,\"resultId\":\"r-9\"}",
                 headers("agent-id", "a-1", "task-id", "t-header", "job-id", "job-3", "node-id", "n2", "attempt", "2"));
 
-        assertThat(pipeline.agentResults()).singleElement().satisfies(record -> {
-            assertThat(record.key()).isEqualTo("t-header");
-            assertThat(record.value()).isEqualTo(AgentResult.newBuilder().setResultId("r-9").setAgentId("a-1")
-                    .setTaskId("t-header").setJobId("job-3").setNodeId("n2").setAttempt(2)
-                    .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME.toEpochMilli()).setOutcome(success("1")).build());
-        });
+        // the stage keys the record by this task id (IngestStageTest)
+        assertThat(result).isEqualTo(AgentResult.newBuilder().setResultId("r-9").setAgentId("a-1")
+                .setTaskId("t-header").setJobId("job-3").setNodeId("n2").setAttempt(2)
+                .setDialect(Dialect.VAT_ENVELOPE).setRecordTimestamp(RECORD_TIME.toEpochMilli()).setOutcome(success("1")).build());
     }
 
     private static ExecutionMetadata execution(long durationMs, long tokens, String cost, Integer retryCount) {

@@ -1,7 +1,8 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.IngestDriver.RECORD_TIME;
-import static io.agentoutcomes.topology.ingest.IngestDriver.headers;
+import static io.agentoutcomes.topology.ingest.Normalize.RECORD_TIME;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResult;
+import static io.agentoutcomes.topology.ingest.Normalize.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
@@ -20,8 +21,6 @@ import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Seed 003's examples (error, rate_limit, provider_data, usage, cost) in flatagents results, and what they become. */
@@ -38,19 +37,8 @@ class Seed003FlatAgentsTest {
             + "\"cache_write_tokens\":5,\"api_calls\":1}";
     static final String COST = "{\"input\":0.001,\"output\":0.002,\"cache_read\":0.0001,\"cache_write\":0.0002,\"total\":0.0033}";
 
-    private final IngestDriver pipeline = new IngestDriver();
-
-    @AfterEach
-    void close() {
-        pipeline.close();
-    }
-
-    private AgentResult publish(String json) {
-        pipeline.agentResult("task-7", json, headers("agent-id", "flat-agent"));
-        List<TestRecord<String, AgentResult>> out = pipeline.agentResults();
-        assertThat(pipeline.rejected()).isEmpty();
-        assertThat(out).singleElement().extracting(TestRecord::key).isEqualTo("task-7");
-        return out.get(0).value();
+    private static AgentResult publish(String json) {
+        return agentResult("task-7", json, headers("agent-id", "flat-agent"));
     }
 
     private static AgentResult.Builder expected() {

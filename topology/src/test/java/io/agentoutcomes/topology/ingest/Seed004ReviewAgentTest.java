@@ -1,7 +1,8 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.IngestDriver.RECORD_TIME;
-import static io.agentoutcomes.topology.ingest.IngestDriver.headers;
+import static io.agentoutcomes.topology.ingest.Normalize.RECORD_TIME;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResult;
+import static io.agentoutcomes.topology.ingest.Normalize.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
@@ -16,8 +17,6 @@ import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.util.List;
-import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** Seed 004's AgentSuccess, AgentFailure and AgentSkipped examples, and what they become. */
@@ -26,19 +25,8 @@ class Seed004ReviewAgentTest {
             + "\"message\":\"Possible XSS\",\"suggestion\":\"escape the input\",\"ruleId\":\"xss\","
             + "\"sourceAgent\":\"security\",\"fingerprint\":\"fp-1\",\"metadata\":{\"cwe\":\"CWE-79\"}}";
 
-    private final IngestDriver pipeline = new IngestDriver();
-
-    @AfterEach
-    void close() {
-        pipeline.close();
-    }
-
-    private AgentResult publish(String json) {
-        pipeline.agentResult("pr-42", json, headers());
-        List<TestRecord<String, AgentResult>> out = pipeline.agentResults();
-        assertThat(pipeline.rejected()).isEmpty();
-        assertThat(out).singleElement().extracting(TestRecord::key).isEqualTo("pr-42");
-        return out.get(0).value();
+    private static AgentResult publish(String json) {
+        return agentResult("pr-42", json, headers());
     }
 
     private static AgentResult.Builder expected(String agentId, long durationMs, String otherMetrics) {

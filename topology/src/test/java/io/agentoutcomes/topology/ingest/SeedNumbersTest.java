@@ -1,16 +1,14 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.IngestDriver.headers;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResult;
+import static io.agentoutcomes.topology.ingest.Normalize.agentResultRefusal;
+import static io.agentoutcomes.topology.ingest.Normalize.headers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Finding;
 import io.agentoutcomes.avro.Success;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import org.apache.kafka.streams.test.TestRecord;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,32 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and stay whole.
  */
 class SeedNumbersTest {
-    private final IngestDriver pipeline = new IngestDriver();
-
-    @AfterEach
-    void close() {
-        pipeline.close();
-    }
-
-    private AgentResult publish(String json) {
-        pipeline.agentResult("task-1", json, headers("agent-id", "a-1"));
-        assertThat(pipeline.rejected()).isEmpty();
-        List<TestRecord<String, AgentResult>> out = pipeline.agentResults();
-        assertThat(out).hasSize(1);
-        return out.get(0).value();
-    }
-
-    /** The reason and message a refused record goes to {@code rejected-input} with. */
-    private List<String> rejection(String json) {
-        pipeline.agentResult("task-1", json, headers("agent-id", "a-1"));
-        assertThat(pipeline.agentResults()).isEmpty();
-        List<TestRecord<byte[], byte[]>> rejected = pipeline.rejected();
-        assertThat(rejected).hasSize(1);
-        return List.of(header(rejected.get(0), RejectedInput.REASON), header(rejected.get(0), RejectedInput.MESSAGE));
-    }
-
-    private static String header(TestRecord<byte[], byte[]> record, String name) {
-        return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+    private static AgentResult publish(String json) {
+        return agentResult("task-1", json, headers("agent-id", "a-1"));
     }
 
     @Test
@@ -94,6 +68,6 @@ class SeedNumbersTest {
         "seed 003 int | {\"usage\":{\"input_tokens\":1.5}} | wrong-type | usage.input_tokens is 1.5: expected a whole number of at most 19 digits",
     })
     void outOfBoundValuesAreStillRejectedSayingWhy(String row, String json, String reason, String message) {
-        assertThat(rejection(json)).containsExactly(reason, message);
+        assertThat(agentResultRefusal("task-1", json, headers("agent-id", "a-1"))).containsExactly(reason, message);
     }
 }
