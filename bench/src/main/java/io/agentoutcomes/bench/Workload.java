@@ -3,6 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -84,7 +85,7 @@ final class Workload {
                         .setProvider("openai").setDurationMs(100L + i % 900)
                         .setUsage(Usage.newBuilder().setInputTokens(500L).setOutputTokens(80L).setCacheReadTokens(100L).build())
                         .setCost(Cost.newBuilder().setTotal(Money.toBytes(COST)).setSource(CostSource.REPORTED).build()).build())
-                .setOutcome(failure(i) ? Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build()
+                .setOutcome(failure(i) ? Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(ErrorCode.LLM_REFUSAL.value()).build()).build()
                         : Success.newBuilder().build())
                 .build();
     }
@@ -98,11 +99,11 @@ final class Workload {
         String ids = "\"resultId\":\"r-" + i + "\",\"agentId\":\"" + agent + "\",\"taskId\":\"" + task + "\"";
         String json = switch (input) {
             // seed 000 envelopes carry no agent id (an agentId field would make it seed 004's shape): it comes as a header
-            case JSON_VAT -> "{\"resultId\":\"r-" + i + "\",\"taskId\":\"" + task + "\"" + (failure(i) ? ",\"status\":\"error\",\"error\":\"llm-refusal\""
+            case JSON_VAT -> "{\"resultId\":\"r-" + i + "\",\"taskId\":\"" + task + "\"" + (failure(i) ? ",\"status\":\"error\",\"error\":\"" + ErrorCode.LLM_REFUSAL.value() + "\""
                     : ",\"status\":\"success\",\"data\":{\"summary\":\"ok\"}")
                     + ",\"execution\":{\"durationMs\":" + duration + ",\"model\":\"" + model
                     + "\",\"provider\":\"openai\",\"tokensUsed\":580,\"cost\":0.00012}}";
-            case JSON_FLATAGENTS -> "{" + ids + (failure(i) ? ",\"error\":{\"code\":\"llm-refusal\",\"message\":\"refused\"}"
+            case JSON_FLATAGENTS -> "{" + ids + (failure(i) ? ",\"error\":{\"code\":\"" + ErrorCode.LLM_REFUSAL.value() + "\",\"message\":\"refused\"}"
                     : ",\"output\":{\"summary\":\"ok\"},\"finish_reason\":\"stop\"")
                     + ",\"usage\":{\"input_tokens\":500,\"output_tokens\":80,\"cache_read_tokens\":100},\"cost\":0.00012"
                     + ",\"provider_data\":{\"provider\":\"openai\",\"model\":\"" + model + "\"}}";

@@ -92,7 +92,7 @@ public final class Topics {
 
     /** The topics with the default retry tiers (derived from seed 000's backoff table). */
     public Topics(String prefix, Map<String, ?> serdeConfig) {
-        this(prefix, serdeConfig, RetryTiers.derivedFrom(Backoff.seed000()));
+        this(prefix, serdeConfig, RetryTiers.derivedFrom(Backoff.defaults()));
     }
 
     /**

@@ -98,7 +98,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final String ANALYTICS = "Analytics";
     private static final String LIMITS = "Input and replay bounds";
 
-    private static final Backoff BACKOFF_DEFAULTS = Backoff.seed000();
+    private static final Backoff BACKOFF_DEFAULTS = Backoff.defaults();
     private static final AnalyticsSettings ANALYTICS_DEFAULTS = AnalyticsSettings.defaults();
     private static final ReplayLimits REPLAY_DEFAULTS = ReplayLimits.defaults();
 

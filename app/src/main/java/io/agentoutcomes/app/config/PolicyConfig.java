@@ -8,7 +8,7 @@ import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
-import io.agentoutcomes.topology.classify.ErrorCode;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
@@ -164,7 +164,7 @@ public final class PolicyConfig {
     }
 
     private static Backoff backoff(AgentOutcomesConfig config, Map<String, String> families) {
-        Backoff backoff = Backoff.seed000();
+        Backoff backoff = Backoff.defaults();
         for (Map.Entry<String, String> entry : families.entrySet()) {
             String key = entry.getKey();
             if (key.startsWith("backoff.base.") && key.endsWith(".ms")) {

@@ -14,7 +14,7 @@ import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.ingest.InputBounds;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.AttemptCount;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
@@ -107,13 +107,13 @@ public final class ExplainCommand implements Callable<Integer> {
             NodeFinished event = NodeFinishedNormalizer.normalize(envelope, context);
             InputBounds.check(event);
             explanation.set("canonical", AvroJson.toJson(event));
-            outcome = Decisions.classify(event, before, policy, now, new Random());
+            outcome = Classification.classify(event, before, policy, now, new Random());
             count = AttemptCount.of(before, event.getAttempt(), null);
         } else {
             AgentResult result = AgentResultNormalizer.normalize(envelope, context);
             InputBounds.check(result);
             explanation.set("canonical", AvroJson.toJson(result));
-            outcome = Decisions.classify(result, before, policy, now, new Random());
+            outcome = Classification.classify(result, before, policy, now, new Random());
             count = AttemptCount.of(before, result.getAttempt(),
                     result.getExecution() == null ? null : result.getExecution().getRetryCount());
         }

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.fleet;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
@@ -93,7 +94,7 @@ final class Orchestrator implements RetryHandler {
         } else {
             ErrorInfo error = failed.getOutcome() instanceof Failure f ? f.getError()
                     : ErrorInfo.newBuilder().setCode(retry.errorCode()).build();
-            if (retry.errorCode().equals("llm-rate-limit")) {
+            if (retry.errorCode().equals(ErrorCode.LLM_RATE_LIMIT.value())) {
                 result.rateLimit(true, Duration.ofSeconds(1));
             }
             rerun = result.error(ErrorInfo.newBuilder(error).build());

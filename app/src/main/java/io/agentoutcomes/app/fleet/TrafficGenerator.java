@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agentoutcomes.avro.ContinuationDecision;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.ContinuationEvaluation;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StopReason;
@@ -87,14 +88,14 @@ final class TrafficGenerator {
         switch (kind) {
             case AVRO_SUCCESS -> send(avro(agent, task, model, tokens).confidence(0.8 + random.nextInt(20) / 100.0)
                     .success("{\"summary\":\"done " + n + "\"}"));
-            case AVRO_TIMEOUT -> send(avro(agent, task, model, tokens).error(ErrorInfo.newBuilder().setCode("llm-timeout")
+            case AVRO_TIMEOUT -> send(avro(agent, task, model, tokens).error(ErrorInfo.newBuilder().setCode(ErrorCode.LLM_TIMEOUT.value())
                     .setType("TimeoutError").setMessage("no response within 30 s").setStatusCode(504).build()));
             case AVRO_RATE_LIMIT -> send(avro(agent, task, model, tokens)
                     .provider(model.provider(), model.name(), "req-" + task, Map.of("retry-after", "1",
                             "x-ratelimit-remaining-requests", "0"))
                     .rateLimit(true, Duration.ofSeconds(1), ResultBuilder.window("requests_per_minute", "requests", 0, 500,
                             Duration.ofSeconds(2)))
-                    .error(ErrorInfo.newBuilder().setCode("llm-rate-limit").setType("RateLimitError")
+                    .error(ErrorInfo.newBuilder().setCode(ErrorCode.LLM_RATE_LIMIT.value()).setType("RateLimitError")
                             .setMessage("429 Too Many Requests").setStatusCode(429).build()));
             case FLAT_SUCCESS -> send(flat(agent, task, model, tokens).put("finish_reason", "stop")
                     .set("output", JSON.createObjectNode().put("answer", "result " + n)), agent, task, "flatagents");
@@ -129,8 +130,8 @@ final class TrafficGenerator {
                 envelope.putObject("data").put("category", "billing").put("n", n);
                 send(random.nextBoolean() ? envelope : JSON.createObjectNode().set("result", envelope), agent, task, null);
             }
-            case VAT_REFUSAL -> send(vat(model, tokens, "error").put("error", "llm-refusal"), agent, task, "vat-envelope");
-            case VAT_INVALID_OUTPUT -> send(vat(model, tokens, "error").put("error", "llm-invalid-output"), agent, task, null);
+            case VAT_REFUSAL -> send(vat(model, tokens, "error").put("error", ErrorCode.LLM_REFUSAL.value()), agent, task, "vat-envelope");
+            case VAT_INVALID_OUTPUT -> send(vat(model, tokens, "error").put("error", ErrorCode.LLM_INVALID_OUTPUT.value()), agent, task, null);
             case VAT_IN_PROGRESS -> {
                 ObjectNode result = vat(model, tokens, "in-progress");
                 result.putObject("metadata").put("factorsCollected", 2).put("requiredFactors", 4);

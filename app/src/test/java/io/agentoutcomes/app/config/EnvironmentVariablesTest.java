@@ -3,7 +3,7 @@ package io.agentoutcomes.app.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ErrorHandling;
-import io.agentoutcomes.topology.classify.ErrorCode;
+import io.agentoutcomes.avro.ErrorCode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -11,7 +11,7 @@ import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
-import io.agentoutcomes.topology.classify.ErrorCode;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.topology.classify.PolicyDecision;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import java.time.Duration;
@@ -35,7 +36,7 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
     }
 
     /** Seed 000's table: rate limit 5 s, timeout 1 s, unavailable 10 s, event timeout 2 s, event unavailable 5 s, else 2 s; cap 30 s; no jitter. */
-    public static Backoff seed000() {
+    public static Backoff defaults() {
         Map<ErrorCode, Duration> bases = new EnumMap<>(ErrorCode.class);
         for (ErrorCode code : ErrorCode.values()) {
             bases.put(code, code.backoffBase());

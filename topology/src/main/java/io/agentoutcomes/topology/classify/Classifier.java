@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
@@ -40,6 +41,11 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         /** Whether the task is over: a success, a skip, a stop or an ignored failure (not a retry, not in progress). */
         public boolean isFinal() {
             return resultType != ResultType.IN_PROGRESS && (decision == null || decision.handling() != ErrorHandling.RETRY);
+        }
+
+        /** The same verdict with an amended decision. */
+        public Verdict withDecision(PolicyDecision amended) {
+            return new Verdict(resultType, code, category, reason, amended);
         }
     }
 
@@ -95,10 +101,9 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         }
         PolicyDecision decision = verdict.decision();
         String rule = "task stopped before (" + earlier.name().toLowerCase(java.util.Locale.ROOT) + ")";
-        PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, rule, earlier == StopReason.RETRY_LIMIT
+        PolicyDecision stop = decision.stopped(rule, earlier == StopReason.RETRY_LIMIT
                 ? ErrorPolicy.retryLimitText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries())
-                : ErrorPolicy.notRetriedText(verdict.category(), rule),
-                decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), earlier);
+                : ErrorPolicy.notRetriedText(verdict.category(), rule), earlier);
         // Stopped is stopped: whatever the rule says of this failure now (retry, ignore), the task is over, so the
         // failure is permanent. A compensatable one stays compensatable: it still goes to compensations.
         ResultType type = verdict.resultType() == ResultType.COMPENSATABLE_FAILURE ? ResultType.COMPENSATABLE_FAILURE

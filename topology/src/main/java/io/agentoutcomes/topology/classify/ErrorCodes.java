@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.avro.ErrorCode;
 import java.util.Locale;
 import java.util.Map;
 
@@ -10,7 +11,7 @@ import java.util.Map;
  */
 public final class ErrorCodes {
     /** Seed 003's {@code error.code} values. */
-    static final Map<String, ErrorCode> SEED_003_CODES = Map.of(
+    static final Map<String, ErrorCode> REPORTED_CODES = Map.of(
             "rate_limit", ErrorCode.LLM_RATE_LIMIT,
             "timeout", ErrorCode.LLM_TIMEOUT,
             "server_error", ErrorCode.LLM_UNAVAILABLE,
@@ -32,7 +33,7 @@ public final class ErrorCodes {
     public static ErrorCode canonical(String reportedCode, Integer statusCode) {
         if (reportedCode != null) {
             String code = reportedCode.trim().toLowerCase(Locale.ROOT);
-            ErrorCode known = ErrorCode.fromValue(code).orElse(SEED_003_CODES.get(code));
+            ErrorCode known = ErrorCode.fromValue(code).orElse(REPORTED_CODES.get(code));
             if (known != null && known != ErrorCode.UNKNOWN) {
                 return known;
             }

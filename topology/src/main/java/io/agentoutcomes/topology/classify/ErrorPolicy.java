@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.StopReason;
 import java.util.EnumMap;
@@ -91,10 +92,10 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
      * The default: seed 000's retryable sets, code by code (retry timeouts, rate limits, unavailability; stop on the
      * rest it lists), 5 attempts. Codes it does not list have no rule: the agent's retryable hint, else permanent.
      */
-    public static ErrorPolicy seed000Default() {
+    public static ErrorPolicy defaults() {
         Map<ErrorCode, ErrorHandling> codes = new EnumMap<>(ErrorCode.class);
         for (ErrorCode code : ErrorCode.values()) {
-            switch (code.seed000Retryability()) {
+            switch (code.retryability()) {
                 case RETRYABLE -> codes.put(code, ErrorHandling.RETRY);
                 case NON_RETRYABLE -> codes.put(code, ErrorHandling.STOP);
                 case NOT_LISTED -> { }
@@ -106,7 +107,7 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
     /** A preset by its name: default, stop-on-any-error, retry-tool-errors, ignore-tool-errors, retry-all. */
     public static Optional<ErrorPolicy> preset(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
-            case "default" -> Optional.of(seed000Default());
+            case "default" -> Optional.of(defaults());
             case "stop-on-any-error" -> Optional.of(stopOnAnyError());
             case "retry-tool-errors" -> Optional.of(retryToolErrors(3));
             case "ignore-tool-errors" -> Optional.of(ignoreToolErrors());

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 
 /**
  * Seed 002's {@code ErrorContext} for one failed attempt: its canonical code and category, the task's failure counts

@@ -8,7 +8,7 @@ import java.util.Map;
  * the backoff, the delay tiers, the longest delay a retry may wait, and how the scheduler checks for due retries.
  *
  * @param maxDelay           a retry that would wait longer (a provider's {@code retry_after} of centuries, say) is
- *                           stopped and dead-lettered with rule {@value Decisions#DELAY_OUT_OF_RANGE}
+ *                           stopped and dead-lettered with rule {@value RetryTiming#DELAY_OUT_OF_RANGE}
  * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
  * @param schedulerMaxPerCheck how many due retries one check forwards at most
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted
@@ -45,8 +45,8 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
 
     /** Seed 000's default policy and backoff table, default tiers, a day's maximum delay, a 20 ms scheduler check. */
     public static RetryPolicy defaults() {
-        Backoff backoff = Backoff.seed000();
-        return new RetryPolicy(new Classifier(ErrorPolicy.seed000Default(), Map.of()), backoff,
+        Backoff backoff = Backoff.defaults();
+        return new RetryPolicy(new Classifier(ErrorPolicy.defaults(), Map.of()), backoff,
                 RetryTiers.derivedFrom(backoff), DEFAULT_MAX_DELAY, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL,
                 RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK);
     }

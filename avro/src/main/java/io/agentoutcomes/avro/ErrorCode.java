@@ -1,6 +1,5 @@
-package io.agentoutcomes.topology.classify;
+package io.agentoutcomes.avro;
 
-import io.agentoutcomes.avro.ErrorCategory;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -9,9 +8,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The canonical error codes: seed 000's constants, plus {@code auth-failed} for authentication and permission errors
- * (seed 003 {@code auth_error}, HTTP 401/403) and {@code unknown} for anything no table names. Each code carries its
- * seed 002 category, whether seed 000 lists it as retryable, and seed 000's backoff base.
+ * The contract's canonical error codes, declared once: each code's wire value, category, whether it is retryable by
+ * default, and its backoff base. Everything that knows a code reads it here (classification, the backoff, the policy
+ * settings, explain, the fleet, the client and the bench), so a new code with its own base is one line of this file.
+ * {@code auth-failed} covers authentication and permission errors (HTTP 401/403); {@code unknown} is anything no
+ * table names.
  */
 public enum ErrorCode {
     LLM_REFUSAL("llm-refusal", ErrorCategory.MODEL, Retryability.NON_RETRYABLE, 2_000),
@@ -28,21 +29,24 @@ public enum ErrorCode {
     AUTH_FAILED("auth-failed", ErrorCategory.MODEL, Retryability.NON_RETRYABLE, 2_000),
     UNKNOWN("unknown", ErrorCategory.UNKNOWN, Retryability.NOT_LISTED, 2_000);
 
-    /** Whether seed 000's retryable sets list a code, and on which side. */
+    /** Whether the default retryable sets list a code, and on which side. */
     public enum Retryability { RETRYABLE, NON_RETRYABLE, NOT_LISTED }
+
+    /** The base of a code that names no other: 2 s. */
+    public static final Duration DEFAULT_BACKOFF_BASE = Duration.ofMillis(2_000);
 
     private static final Map<String, ErrorCode> BY_VALUE = Arrays.stream(values())
             .collect(Collectors.toMap(ErrorCode::value, Function.identity()));
 
     private final String value;
     private final ErrorCategory category;
-    private final Retryability seed000;
+    private final Retryability retryability;
     private final Duration backoffBase;
 
-    ErrorCode(String value, ErrorCategory category, Retryability seed000, long backoffBaseMs) {
+    ErrorCode(String value, ErrorCategory category, Retryability retryability, long backoffBaseMs) {
         this.value = value;
         this.category = category;
-        this.seed000 = seed000;
+        this.retryability = retryability;
         this.backoffBase = Duration.ofMillis(backoffBaseMs);
     }
 
@@ -51,17 +55,17 @@ public enum ErrorCode {
         return value;
     }
 
-    /** Seed 002's category of the code. */
+    /** The category of the code. */
     public ErrorCategory category() {
         return category;
     }
 
-    /** Seed 000's retryability of the code. */
-    public Retryability seed000Retryability() {
-        return seed000;
+    /** Whether the code is retryable by default. */
+    public Retryability retryability() {
+        return retryability;
     }
 
-    /** Seed 000's backoff base: rate limit 5 s, timeout 1 s, unavailable 10 s, event timeout 2 s, event unavailable 5 s, otherwise 2 s. */
+    /** The code's backoff base: rate limit 5 s, timeout 1 s, unavailable 10 s, event timeout 2 s, event unavailable 5 s, otherwise 2 s. */
     public Duration backoffBase() {
         return backoffBase;
     }
