@@ -31,7 +31,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * The records every suite publishes: agent results of five agents and three models, one in ten a failure the default
  * policy stops at once ({@code llm-refusal}), the rest successes with usage, cost and duration; task ids cycle over
  * a given number of distinct tasks, result ids never repeat. As Avro (about 105 bytes, the records of issue 12) or as
- * JSON in each seed dialect, carrying the same facts.
+ * JSON in each input dialect, carrying the same facts.
  */
 final class Workload {
     /** The input format of a run: Avro to {@code agent-results}, or JSON of one dialect to {@code agent-results-json}. */
@@ -98,7 +98,7 @@ final class Workload {
         long duration = 100L + i % 900;
         String ids = "\"resultId\":\"r-" + i + "\",\"agentId\":\"" + agent + "\",\"taskId\":\"" + task + "\"";
         String json = switch (input) {
-            // seed 000 envelopes carry no agent id (an agentId field would make it seed 004's shape): it comes as a header
+            // VAT envelopes carry no agent id (an agentId field would make it a review result's shape): it comes as a header
             case JSON_VAT -> "{\"resultId\":\"r-" + i + "\",\"taskId\":\"" + task + "\"" + (failure(i) ? ",\"status\":\"error\",\"error\":\"" + ErrorCode.LLM_REFUSAL.value() + "\""
                     : ",\"status\":\"success\",\"data\":{\"summary\":\"ok\"}")
                     + ",\"execution\":{\"durationMs\":" + duration + ",\"model\":\"" + model
@@ -117,7 +117,7 @@ final class Workload {
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The headers of record {@code i} as JSON: seed 000's agent id. */
+    /** The headers of record {@code i} as JSON: a VAT envelope's agent id. */
     static RecordHeaders headers(Input input, long i) {
         RecordHeaders headers = new RecordHeaders();
         if (input == Input.JSON_VAT) {

@@ -84,13 +84,13 @@ public final class Topics {
     public final Topic<String, RetryRequest> retryReady;
     public final Topic<String, ClassifiedOutcome> deadLetter;
     public final Topic<String, ClassifiedOutcome> compensations;
-    /** Successes below {@code policy.confidence.verify-below}, for another agent to verify (seed 000). */
+    /** Successes below {@code policy.confidence.verify-below}, for another agent to verify. */
     public final Topic<String, ClassifiedOutcome> verifications;
     public final Topic<String, JobReplayState> replayState;
     public final Topic<String, AgentMetrics> agentMetrics1m;
     public final Topic<String, AgentMetrics> agentMetrics1h;
 
-    /** The topics with the default retry tiers (derived from seed 000's backoff table). */
+    /** The topics with the default retry tiers (derived from the default backoff). */
     public Topics(String prefix, Map<String, ?> serdeConfig) {
         this(prefix, serdeConfig, RetryTiers.derivedFrom(Backoff.defaults()));
     }

@@ -37,7 +37,7 @@ import java.util.stream.Collectors;
  *
  * Each rule remembers the setting that made it ({@link ErrorPolicy.Settings}), so a decision names it:
  * {@code policy.code.llm-rate-limit=stop}, {@code policy.agent.billing-bot.category.tool=retry}.
- * {@code max.retries} counts failures as seed 002 does (5: at most 5 attempts, 4 retries); {@code max.attempts} is the
+ * {@code max.retries} counts failures, not retries (5: at most 5 attempts, 4 retries); {@code max.attempts} is the
  * same number under the name Temporal and Spring Retry use, and only one of them may be set.
  */
 public final class PolicyConfig {
@@ -122,7 +122,7 @@ public final class PolicyConfig {
     }
 
     /**
-     * The retry limit from {@code ...max.retries} or {@code ...max.attempts}: one number under two names (seed 002's
+     * The retry limit from {@code ...max.retries} or {@code ...max.attempts}: one number under two names (the policy's
      * maxRetries counts failures, so it is the attempts), at most one of them set.
      */
     private static ErrorPolicy withLimit(ErrorPolicy policy, String retriesKey, Integer retries, String attemptsKey,

@@ -58,7 +58,7 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--key", paramLabel = "KEY", description = "The record key (the task id, or the job id for node_finished).")
     String key;
 
-    @Option(names = "--node-finished", description = "Read the envelope as a node_finished event (seed 001).")
+    @Option(names = "--node-finished", description = "Read the envelope as a workflow node's node_finished event.")
     boolean nodeFinished;
 
     @Option(names = "--failures-before", paramLabel = "N",
@@ -126,7 +126,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 .put("errorCategory", outcome.getErrorCategory() == null ? null : outcome.getErrorCategory().name())
                 .put("reason", outcome.getReason());
         explanation.set("decision", AvroJson.toJson(outcome.getDecision()));
-        // The confidence rule that decided a success (seed 000), when one applied.
+        // The confidence rule that decided a success, when one applied.
         explanation.set("confidence", AvroJson.toJson(outcome.getConfidenceCheck()));
         if (outcome.getRetryDelayMs() != null) {
             long delay = outcome.getRetryDelayMs();

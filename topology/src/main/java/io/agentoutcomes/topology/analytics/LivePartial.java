@@ -137,7 +137,7 @@ public final class LivePartial {
         return this;
     }
 
-    /** Adds a seed 002 continuation event: a stop is counted by its reason. */
+    /** Adds a continuation event: a stop is counted by its reason. */
     public LivePartial addContinuation(ContinuationEvaluated event) {
         if (!event.getShouldContinue()) {
             continuationStops[event.getStopReason().ordinal()]++;

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param schedulerInterval  how often the scheduler checks the wall clock for due retries
  * @param schedulerMaxPerCheck how many due retries one check forwards at most
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted
- * @param confidence         what a success below a confidence threshold gets (seed 000); off by default
+ * @param confidence         what a success below a confidence threshold gets; off by default
  */
 public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
                           Duration schedulerInterval, int schedulerMaxPerCheck, DailyLimit dailyLimit,
@@ -43,7 +43,7 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
         this(classifier, backoff, tiers, maxDelay, schedulerInterval, schedulerMaxPerCheck, DailyLimit.SWITCH);
     }
 
-    /** Seed 000's default policy and backoff table, default tiers, a day's maximum delay, a 20 ms scheduler check. */
+    /** The default error policy and backoff, default tiers, a day's maximum delay, a 20 ms scheduler check. */
     public static RetryPolicy defaults() {
         Backoff backoff = Backoff.defaults();
         return new RetryPolicy(new Classifier(ErrorPolicy.defaults(), Map.of()), backoff,
