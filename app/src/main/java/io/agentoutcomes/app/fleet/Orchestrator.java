@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Orchestrator implements RetryHandler {
     private final OutcomePublisher publisher;
-    private final TrafficGenerator traffic;
+    private final SentLedger ledger;
     private final long seed;
     private final double successProbability;
     private final AtomicLong received = new AtomicLong();
@@ -35,9 +35,9 @@ final class Orchestrator implements RetryHandler {
     private final AtomicLong providerSwitches = new AtomicLong();
     private volatile boolean rerunning = true;
 
-    Orchestrator(OutcomePublisher publisher, TrafficGenerator traffic, long seed, double successProbability) {
+    Orchestrator(OutcomePublisher publisher, SentLedger ledger, long seed, double successProbability) {
         this.publisher = publisher;
-        this.traffic = traffic;
+        this.ledger = ledger;
         this.seed = seed;
         this.successProbability = successProbability;
     }
@@ -82,7 +82,7 @@ final class Orchestrator implements RetryHandler {
         Random random = new Random(seed ^ retry.taskId().hashCode() ^ retry.nextAttempt());
         Catalog.Tokens tokens = Catalog.tokens(random);
         BigDecimal[] cost = Catalog.cost(model, tokens);
-        traffic.tally(model.name(), tokens, Catalog.total(cost));
+        ledger.tally(model.name(), tokens, Catalog.total(cost));
         ResultBuilder result = ResultBuilder.of(failed.getAgentId(), failed.getTaskId()).attempt(retry.nextAttempt())
                 .job(failed.getJobId(), failed.getNodeId()).model(model.provider(), model.name())
                 .duration(Duration.ofMillis(300 + random.nextInt(6_000)))
@@ -99,7 +99,7 @@ final class Orchestrator implements RetryHandler {
             }
             rerun = result.error(ErrorInfo.newBuilder(error).build());
         }
-        traffic.track(publisher.publish(rerun), publisher.topics().agentResults());
+        ledger.track(publisher.publish(rerun), publisher.topics().agentResults());
     }
 
     private void rerun(DueRetry retry, NodeFinished failed, boolean succeeds) {
@@ -110,7 +110,7 @@ final class Orchestrator implements RetryHandler {
             event.stepIndex(failed.getStepIndex());
         }
         NodeFinished rerun = succeeds ? event.success() : event.retryableFailure("upstream timeout");
-        traffic.track(publisher.publish(rerun), publisher.topics().nodeFinished());
+        ledger.track(publisher.publish(rerun), publisher.topics().nodeFinished());
     }
 
     long received() {

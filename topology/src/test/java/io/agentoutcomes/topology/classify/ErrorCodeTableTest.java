@@ -8,8 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -39,11 +39,23 @@ class ErrorCodeTableTest {
                 .append("| canonical code | category | by default | backoff base | also reported as (code; HTTP status) |\n")
                 .append("|---|---|---|---|---|\n");
         for (ErrorCode code : ErrorCode.values()) {
-            table.append("| `").append(code.value()).append("` | ").append(category(code)).append(" | ")
-                    .append(code.retryability().name().toLowerCase(Locale.ROOT).replace('_', '-').replace("not-listed", "not listed"))
-                    .append(" | ").append(seconds(code.backoffBase())).append(" | ").append(reportedAs(code)).append(" |\n");
+            table.append(row("`" + code.value() + "`", category(code), retryability(code), seconds(code.backoffBase()),
+                    reportedAs(code)));
         }
         return table.toString();
+    }
+
+    private static String row(String... cells) {
+        return Arrays.stream(cells).map(cell -> cell.isEmpty() ? " " : " " + cell + " ")
+                .collect(Collectors.joining("|", "|", "|\n"));
+    }
+
+    private static String retryability(ErrorCode code) {
+        return switch (code.retryability()) {
+            case RETRYABLE -> "retryable";
+            case NON_RETRYABLE -> "non-retryable";
+            case NOT_LISTED -> "not listed";
+        };
     }
 
     private static String category(ErrorCode code) {
