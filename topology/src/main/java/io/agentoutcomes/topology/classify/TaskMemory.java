@@ -39,7 +39,7 @@ public final class TaskMemory {
                     decision.getTotalFailures(), decision.getStopReason(), recent);
         }
         if (decision != null && decision.getHandling() == ErrorHandling.IGNORE) {
-            // Ignored, yet a failure: it stays among the trailing failures and the attempts (counted as trailing failures).
+            // Ignored, yet a failure: it stays among the trailing failures and the attempts.
             return new TaskAttempts(outcome.getAttempt() + 1, decision.getConsecutiveFailures(),
                     decision.getTotalFailures(), null, recent);
         }

@@ -17,7 +17,7 @@ import java.util.stream.Collectors;
  * Seed 002's {@code ContinuationEvaluated} event as JSON: {@code agentId}, {@code parentAgentId}, {@code step},
  * {@code shouldContinue}, {@code stopReason} (its value, e.g. {@code retry_limit}), {@code resolvedBy}, and
  * optionally the outcome's {@code decision} and {@code evaluations} ({@code ContinuationOutcome::toArray}).
- * Decisions are accepted as seed 002's case names ({@code ForbidContinuation}) or snake case.
+ * Decisions are accepted as their case names ({@code ForbidContinuation}) or snake case.
  */
 public final class ContinuationEventNormalizer {
     private ContinuationEventNormalizer() {
