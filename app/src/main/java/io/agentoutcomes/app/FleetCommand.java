@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 
 /** {@code agent-outcomes fleet}: traffic of a simulated agent fleet and its orchestrator, against a running pipeline. */
 @Command(name = "fleet", mixinStandardHelpOptions = true,
-        description = "Publish what a fleet of agents and workflow runners publishes (every seed dialect as JSON, "
+        description = "Publish what a fleet of agents and workflow runners publishes (every input dialect as JSON, "
                 + "canonical Avro, successes, every kind of error, jobs, loop events) to a running pipeline, re-run "
                 + "what retry-ready hands back, and report what the pipeline made of it.")
 final class FleetCommand implements Callable<Integer> {

@@ -4,7 +4,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.analytics.LivePartial;
 import io.agentoutcomes.topology.analytics.Dimensions;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.Random;
@@ -25,7 +25,7 @@ public class AnalyticsBenchmark {
 
     @Setup
     public void setUp() {
-        outcome = Decisions.classify(Workload.avro(7, 1000), TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
+        outcome = Classification.classify(Workload.avro(7, 1000), TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
         partial = LivePartial.of(Dimensions.of(outcome));
     }

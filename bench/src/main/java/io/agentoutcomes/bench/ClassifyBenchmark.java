@@ -2,10 +2,11 @@ package io.agentoutcomes.bench;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.TaskAttempts;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.List;
@@ -38,7 +39,7 @@ public class ClassifyBenchmark {
             case "success" -> Workload.avro(7, 1000);
             case "permanent-failure" -> Workload.avro(10, 1000);
             case "retryable-failure" -> AgentResult.newBuilder(Workload.avro(10, 1000))
-                    .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-rate-limit").build()).build())
+                    .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(ErrorCode.LLM_RATE_LIMIT.value()).build()).build())
                     .build();
             default -> throw new IllegalArgumentException(outcome);
         };
@@ -51,6 +52,6 @@ public class ClassifyBenchmark {
 
     @Benchmark
     public ClassifiedOutcome classify() {
-        return Decisions.classify(result, before, policy, now, random);
+        return Classification.classify(result, before, policy, now, random);
     }
 }

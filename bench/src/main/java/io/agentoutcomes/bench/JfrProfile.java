@@ -60,7 +60,7 @@ final class JfrProfile implements AutoCloseable {
         AREAS.put("JSON parsing (Jackson)", f -> f.startsWith("com.fasterxml.jackson."));
         AREAS.put("BigDecimal", f -> f.startsWith("java.math.BigDecimal."));
         AREAS.put("project code (io.agentoutcomes)", f -> f.startsWith("io.agentoutcomes."));
-        AREAS.put("  classification (Decisions.classify)", f -> f.startsWith("io.agentoutcomes.topology.classify.Decisions.classify"));
+        AREAS.put("  classification (Classification.classify)", f -> f.startsWith("io.agentoutcomes.topology.classify.Classification.classify"));
         AREAS.put("  analytics (io.agentoutcomes.topology.analytics)", f -> f.startsWith("io.agentoutcomes.topology.analytics."));
         AREAS.put("  replay (io.agentoutcomes.topology.replay)", f -> f.startsWith("io.agentoutcomes.topology.replay."));
         AREAS.put("  ingest (io.agentoutcomes.topology.ingest)", f -> f.startsWith("io.agentoutcomes.topology.ingest."));

@@ -11,7 +11,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-/** JSON of each seed dialect to the canonical {@code AgentResult}: parse, map, validate (the ingest stage, per record). */
+/** JSON of each input dialect to the canonical {@code AgentResult}: parse, map, validate (the ingest stage, per record). */
 @State(Scope.Benchmark)
 public class NormalizeBenchmark {
     @Param({"json-vat", "json-flatagents", "json-review"})

@@ -3,6 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.RetryRequest;
@@ -156,7 +157,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
     private static void write(BenchCluster cluster, Map<String, Object> serde, String topic, String tier, int n, Instant firstDue,
                               long spreadMs) {
         AgentResult envelope = AgentResult.newBuilder().setResultId("r").setAgentId("bench-agent").setTaskId("t")
-                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-timeout").build()).build())
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(ErrorCode.LLM_TIMEOUT.value()).build()).build())
                 .build();
         AtomicReference<Exception> failed = new AtomicReference<>();
         Map<String, Object> config = new HashMap<>(cluster.clientConfig());
@@ -167,7 +168,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
             for (int i = 0; i < n; i++) {
                 Instant due = firstDue.plusMillis(spreadMs * i / n);
                 RetryRequest retry = RetryRequest.newBuilder().setTaskId("task-" + i).setResultId("r-" + i)
-                        .setAgentId("bench-agent").setNextAttempt(1).setErrorCode("llm-timeout").setDelayMs(0)
+                        .setAgentId("bench-agent").setNextAttempt(1).setErrorCode(ErrorCode.LLM_TIMEOUT.value()).setDelayMs(0)
                         .setDelayReason("benchmark").setTier(tier).setFailedAt(firstDue.toEpochMilli()).setDueAt(due.toEpochMilli())
                         .setReason("benchmark").setAgentResult(envelope).build();
                 producer.send(new ProducerRecord<>(topic, retry.getTaskId(), retry), (metadata, e) -> {

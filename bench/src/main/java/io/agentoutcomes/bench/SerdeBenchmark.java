@@ -6,7 +6,7 @@ import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Instant;
 import java.util.Map;
@@ -39,7 +39,7 @@ public class SerdeBenchmark {
         outcomeSerializer = AvroSerde.specific(ClassifiedOutcome.class).configured(config, false).serializer();
         result = Workload.avro(7, 1000);
         resultBytes = resultSerializer.serialize(TopicNames.AGENT_RESULTS, result);
-        outcome = Decisions.classify(result, TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
+        outcome = Classification.classify(result, TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
     }
 

@@ -3,6 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -31,7 +32,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * The records every suite publishes: agent results of five agents and three models, one in ten a failure the default
  * policy stops at once ({@code llm-refusal}), the rest successes with usage, cost and duration; task ids cycle over
  * a given number of distinct tasks, result ids never repeat. As Avro (about 105 bytes, the records of issue 12) or as
- * JSON in each seed dialect, carrying the same facts.
+ * JSON in each input dialect, carrying the same facts.
  */
 final class Workload {
     /** The input format of a run: Avro to {@code agent-results}, or JSON of one dialect to {@code agent-results-json}. */
@@ -85,7 +86,7 @@ final class Workload {
                         .setProvider("openai").setDurationMs(100L + i % 900)
                         .setUsage(Usage.newBuilder().setInputTokens(500L).setOutputTokens(80L).setCacheReadTokens(100L).build())
                         .setCost(Cost.newBuilder().setTotal(Money.toBytes(COST)).setSource(CostSource.REPORTED).build()).build())
-                .setOutcome(failure(i) ? Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build()
+                .setOutcome(failure(i) ? Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(ErrorCode.LLM_REFUSAL.value()).build()).build()
                         : Success.newBuilder().build())
                 .build();
     }
@@ -98,12 +99,12 @@ final class Workload {
         long duration = 100L + i % 900;
         String ids = "\"resultId\":\"r-" + i + "\",\"agentId\":\"" + agent + "\",\"taskId\":\"" + task + "\"";
         String json = switch (input) {
-            // seed 000 envelopes carry no agent id (an agentId field would make it seed 004's shape): it comes as a header
-            case JSON_VAT -> "{\"resultId\":\"r-" + i + "\",\"taskId\":\"" + task + "\"" + (failure(i) ? ",\"status\":\"error\",\"error\":\"llm-refusal\""
+            // VAT envelopes carry no agent id (an agentId field would make it a review result's shape): it comes as a header
+            case JSON_VAT -> "{\"resultId\":\"r-" + i + "\",\"taskId\":\"" + task + "\"" + (failure(i) ? ",\"status\":\"error\",\"error\":\"" + ErrorCode.LLM_REFUSAL.value() + "\""
                     : ",\"status\":\"success\",\"data\":{\"summary\":\"ok\"}")
                     + ",\"execution\":{\"durationMs\":" + duration + ",\"model\":\"" + model
                     + "\",\"provider\":\"openai\",\"tokensUsed\":580,\"cost\":0.00012}}";
-            case JSON_FLATAGENTS -> "{" + ids + (failure(i) ? ",\"error\":{\"code\":\"llm-refusal\",\"message\":\"refused\"}"
+            case JSON_FLATAGENTS -> "{" + ids + (failure(i) ? ",\"error\":{\"code\":\"" + ErrorCode.LLM_REFUSAL.value() + "\",\"message\":\"refused\"}"
                     : ",\"output\":{\"summary\":\"ok\"},\"finish_reason\":\"stop\"")
                     + ",\"usage\":{\"input_tokens\":500,\"output_tokens\":80,\"cache_read_tokens\":100},\"cost\":0.00012"
                     + ",\"provider_data\":{\"provider\":\"openai\",\"model\":\"" + model + "\"}}";
@@ -117,7 +118,7 @@ final class Workload {
         return json.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** The headers of record {@code i} as JSON: seed 000's agent id. */
+    /** The headers of record {@code i} as JSON: a VAT envelope's agent id. */
     static RecordHeaders headers(Input input, long i) {
         RecordHeaders headers = new RecordHeaders();
         if (input == Input.JSON_VAT) {

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A JSON record for one of the pipeline's JSON topics, in any seed dialect (docs/ingestion.md): its kind (which topic),
+ * A JSON record for one of the pipeline's JSON topics, in any input dialect (docs/ingestion.md): its kind (which topic),
  * its key and the identity headers that fill in what the JSON itself lacks.
  */
 public final class JsonRecord {
@@ -30,13 +30,13 @@ public final class JsonRecord {
                 .header(HeaderNames.TASK_ID, taskId);
     }
 
-    /** A seed 001 {@code node_finished} event keyed by its job id. */
+    /** A workflow node's {@code node_finished} event keyed by its job id. */
     public static JsonRecord nodeFinished(String jobId, String nodeId, String json) {
         return new JsonRecord(Kind.NODE_FINISHED, jobId, json).header(HeaderNames.JOB_ID, jobId)
                 .header(HeaderNames.NODE_ID, nodeId);
     }
 
-    /** A seed 002 {@code ContinuationEvaluated} event keyed by its agent id. */
+    /** A loop's {@code ContinuationEvaluated} event keyed by its agent id. */
     public static JsonRecord continuationEvent(String agentId, String json) {
         return new JsonRecord(Kind.CONTINUATION_EVENT, agentId, json).header(HeaderNames.AGENT_ID, agentId);
     }

@@ -7,8 +7,8 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * Builds seed 001's {@code node_finished} event of one step of a workflow job, then its result type: the four of
- * seed 001, or none ({@link #withoutResultType}, which replay reads as success, as events from before the field).
+ * Builds the {@code node_finished} event of one step of a workflow job, then its result type: one of the four, or
+ * none ({@link #withoutResultType}, which replay reads as success, as events from before the field).
  */
 public final class NodeEventBuilder {
     private final NodeFinished.Builder event = NodeFinished.newBuilder();

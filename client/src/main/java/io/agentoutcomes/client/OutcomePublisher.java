@@ -21,7 +21,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * Publishes what agents and workflow runners report to the pipeline: canonical Avro (through the schema registry,
  * Confluent wire format) to {@code agent-results}, {@code node-finished} and {@code continuation-events}, or JSON in
- * any seed dialect to the {@code -json} topics. Every record is keyed as the pipeline keeps its state (agent results
+ * any input dialect to the {@code -json} topics. Every record is keyed as the pipeline keeps its state (agent results
  * by task id, node events by job id, continuation events by agent id) and carries the identity headers.
  * <p>
  * Settings are those of a Kafka producer plus {@code schema.registry.url} (and the registry's auth settings) and
@@ -103,7 +103,7 @@ public final class OutcomePublisher implements AutoCloseable {
         return producer.send(record);
     }
 
-    /** Sends JSON in any seed dialect to the JSON topic of its kind, with its key and headers. */
+    /** Sends JSON in any input dialect to the JSON topic of its kind, with its key and headers. */
     public Future<RecordMetadata> publish(JsonRecord json) {
         String topic = switch (json.kind()) {
             case AGENT_RESULT -> topics.agentResultsJson();

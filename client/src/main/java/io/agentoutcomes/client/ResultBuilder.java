@@ -80,7 +80,7 @@ public final class ResultBuilder {
         return this;
     }
 
-    /** Seed 000 confidence, 0..1. */
+    /** The agent's confidence in its result, 0..1. */
     public ResultBuilder confidence(double confidence) {
         if (!(confidence >= 0 && confidence <= 1)) {
             throw new IllegalArgumentException("confidence must be within 0..1: " + confidence);
@@ -173,12 +173,12 @@ public final class ResultBuilder {
         return build(Success.newBuilder().setData(dataJson).build());
     }
 
-    /** The attempt succeeded with findings (seed 004). */
+    /** The attempt succeeded with findings (a review result). */
     public AgentResult success(List<Finding> findings) {
         return build(Success.newBuilder().setFindings(new ArrayList<>(findings)).build());
     }
 
-    /** The attempt failed with an error code: a seed 000 constant ({@code llm-timeout}) or a seed 003 code ({@code rate_limit}). */
+    /** The attempt failed with an error code: a canonical one ({@code llm-timeout}) or another an agent reports ({@code rate_limit}). */
     public AgentResult error(String code, String message) {
         return error(ErrorInfo.newBuilder().setCode(code).setMessage(message).build());
     }
@@ -188,17 +188,17 @@ public final class ResultBuilder {
         return build(Failure.newBuilder().setError(error).build());
     }
 
-    /** The attempt failed with findings gathered before the failure (seed 004 partial findings). */
+    /** The attempt failed with findings gathered before the failure (a review result's partial findings). */
     public AgentResult error(ErrorInfo error, List<Finding> partialFindings) {
         return build(Failure.newBuilder().setError(error).setPartialFindings(new ArrayList<>(partialFindings)).build());
     }
 
-    /** The agent did not apply and did not run (seed 004 skipped). */
+    /** The agent did not apply and did not run (a review result's skipped). */
     public AgentResult skipped(String reason) {
         return build(Skipped.newBuilder().setReason(reason).build());
     }
 
-    /** A conversational agent has not finished (seed 000 in-progress), with progress as JSON text. */
+    /** A conversational agent has not finished (in progress), with progress as JSON text. */
     public AgentResult inProgress(String progressJson) {
         return build(InProgress.newBuilder().setProgress(progressJson).build());
     }

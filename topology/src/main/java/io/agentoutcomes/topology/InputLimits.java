@@ -28,7 +28,7 @@ public record InputLimits(int maxRecordBytes) {
     /** The most header bytes (names and values together) an input record may carry. */
     public static final int MAX_HEADER_BYTES = 64 * 1024;
     /**
-     * The largest attempt number or retry count: far beyond any policy (seed 000 counts 0..4), and small enough that
+     * The largest attempt number or retry count: far beyond any policy (the default counts 0..4), and small enough that
      * no count derived from it ({@code nextAttempt}, failures in a row) can overflow.
      */
     public static final int MAX_ATTEMPT = 1_000_000;

@@ -66,7 +66,7 @@ public final class Topics {
     public final Topic<String, RetryRequest> retryReady;
     public final Topic<String, ClassifiedOutcome> deadLetter;
     public final Topic<String, ClassifiedOutcome> compensations;
-    /** Successes below {@code policy.confidence.verify-below}, for another agent to verify (seed 000). */
+    /** Successes below {@code policy.confidence.verify-below}, for another agent to verify. */
     public final Topic<String, ClassifiedOutcome> verifications;
     public final Topic<String, JobReplayState> replayState;
     public final Topic<String, AgentMetrics> agentMetrics1m;

@@ -103,7 +103,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final String ANALYTICS = "Analytics";
     private static final String LIMITS = "Input and replay bounds";
 
-    private static final Backoff BACKOFF_DEFAULTS = Backoff.seed000();
+    private static final Backoff BACKOFF_DEFAULTS = Backoff.defaults();
     private static final AnalyticsSettings ANALYTICS_DEFAULTS = AnalyticsSettings.defaults();
     private static final ReplayLimits REPLAY_DEFAULTS = ReplayLimits.defaults();
 
@@ -145,11 +145,11 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES, Type.INT, SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES, Check.atLeast(1024), "Request bodies the embedded registry reads; longer ones are answered 413.")
             .group(POLICY)
             .define(POLICY_PRESET, Type.STRING, "default", Check.oneOf(List.of(PRESETS.split(", "))), "The error policy to start from (docs/classification.md).")
-            .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "Seed 002's maxRetries, which counts failures, not retries: a retry becomes a stop once a task's consecutive failures reach it, so 5 means at most 5 attempts, 4 of them retries (0 and 1: no retry). Not set: the preset's (5 for default).")
+            .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "The retry limit, which counts failures, not retries: a retry becomes a stop once a task's consecutive failures reach it, so 5 means at most 5 attempts, 4 of them retries (0 and 1: no retry). Not set: the preset's (5 for default).")
             .define(POLICY_MAX_ATTEMPTS, Type.INT, null, Check.atLeast(1), "The same limit named in attempts, as Temporal (maximumAttempts) and Spring Retry (maxAttempts) name it: attempts of one task at most, the first included, so 5 is policy.max.retries=5 (4 retries) and 1 is no retry. Set one of the two.")
             .define(POLICY_DAILY_LIMIT, Type.STRING, "switch", Check.oneOf(List.of("switch", "wait")), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
-            .define(ConfidencePolicy.RETRY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "Seed 000: a success whose confidence is below it is retried. Not set: off.")
-            .define(ConfidencePolicy.VERIFY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "Seed 000: a success whose confidence is below it goes to verifications. Not set: off.")
+            .define(ConfidencePolicy.RETRY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "A success whose confidence is below it is retried. Not set: off.")
+            .define(ConfidencePolicy.VERIFY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "A success whose confidence is below it goes to verifications. Not set: off.")
             .group(BACKOFF)
             .define(BACKOFF_DEFAULT_BASE_MS, Type.LONG, BACKOFF_DEFAULTS.defaultBase().toMillis(), Check.notNegative(), "Base delay of a code without its own base.")
             .define(BACKOFF_CAP_MS, Type.LONG, BACKOFF_DEFAULTS.cap().toMillis(), Check.notNegative(), "The longest computed delay (a provider's retry-after may be longer).")
@@ -189,7 +189,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
                     "policy.agent.billing-bot.preset", POLICY, Type.STRING,
                     "as the global settings", "the global policy", "One agent's own policy, starting from the global one.",
                     name -> name.startsWith("policy.agent.")),
-            new SettingFamily("backoff.base.<code>.ms", "backoff.base.llm-timeout.ms", BACKOFF, Type.LONG, "at least 0", "seed 000's base of the code",
+            new SettingFamily("backoff.base.<code>.ms", "backoff.base.llm-timeout.ms", BACKOFF, Type.LONG, "at least 0", "the code's own base",
                     "Base delay of one error code.", name -> name.startsWith("backoff.base.") && name.endsWith(".ms")));
 
     /**

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
@@ -8,7 +9,6 @@ import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
-import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
@@ -38,7 +38,7 @@ import java.util.stream.Collectors;
  *
  * Each rule remembers the setting that made it ({@link ErrorPolicy.Settings}), so a decision names it:
  * {@code policy.code.llm-rate-limit=stop}, {@code policy.agent.billing-bot.category.tool=retry}.
- * {@code max.retries} counts failures as seed 002 does (5: at most 5 attempts, 4 retries); {@code max.attempts} is the
+ * {@code max.retries} counts failures, not retries (5: at most 5 attempts, 4 retries); {@code max.attempts} is the
  * same number under the name Temporal and Spring Retry use, and only one of them may be set.
  */
 public final class PolicyConfig {
@@ -125,7 +125,7 @@ public final class PolicyConfig {
     }
 
     /**
-     * The retry limit from {@code ...max.retries} or {@code ...max.attempts}: one number under two names (seed 002's
+     * The retry limit from {@code ...max.retries} or {@code ...max.attempts}: one number under two names (the policy's
      * maxRetries counts failures, so it is the attempts), at most one of them set.
      */
     private static ErrorPolicy withLimit(ErrorPolicy policy, String retriesKey, Integer retries, String attemptsKey,
@@ -167,7 +167,7 @@ public final class PolicyConfig {
     }
 
     private static Backoff backoff(AgentOutcomesConfig config, Map<String, String> families) {
-        Backoff backoff = Backoff.seed000();
+        Backoff backoff = Backoff.defaults();
         for (Map.Entry<String, String> entry : families.entrySet()) {
             String key = entry.getKey();
             if (key.startsWith("backoff.base.") && key.endsWith(".ms")) {

@@ -14,7 +14,7 @@ import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
 import io.agentoutcomes.topology.classify.AttemptCount;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
@@ -58,7 +58,7 @@ public final class ExplainCommand implements Callable<Integer> {
     @Option(names = "--key", paramLabel = "KEY", description = "The record key (the task id, or the job id for node_finished).")
     String key;
 
-    @Option(names = "--node-finished", description = "Read the envelope as a node_finished event (seed 001).")
+    @Option(names = "--node-finished", description = "Read the envelope as a workflow node's node_finished event.")
     boolean nodeFinished;
 
     @Option(names = "--failures-before", paramLabel = "N",
@@ -107,13 +107,13 @@ public final class ExplainCommand implements Callable<Integer> {
             NodeFinished event = NodeFinishedNormalizer.normalize(envelope, context);
             InputBounds.check(event);
             explanation.set("canonical", AvroJson.toJson(event));
-            outcome = Decisions.classify(event, before, policy, now, new Random());
+            outcome = Classification.classify(event, before, policy, now, new Random());
             count = AttemptCount.of(before, event.getAttempt(), null);
         } else {
             AgentResult result = AgentResultNormalizer.normalize(envelope, context);
             InputBounds.check(result);
             explanation.set("canonical", AvroJson.toJson(result));
-            outcome = Decisions.classify(result, before, policy, now, new Random());
+            outcome = Classification.classify(result, before, policy, now, new Random());
             count = AttemptCount.of(before, result.getAttempt(),
                     result.getExecution() == null ? null : result.getExecution().getRetryCount());
         }
@@ -126,7 +126,7 @@ public final class ExplainCommand implements Callable<Integer> {
                 .put("errorCategory", outcome.getErrorCategory() == null ? null : outcome.getErrorCategory().name())
                 .put("reason", outcome.getReason());
         explanation.set("decision", AvroJson.toJson(outcome.getDecision()));
-        // The confidence rule that decided a success (seed 000), when one applied.
+        // The confidence rule that decided a success, when one applied.
         explanation.set("confidence", AvroJson.toJson(outcome.getConfidenceCheck()));
         if (outcome.getRetryDelayMs() != null) {
             long delay = outcome.getRetryDelayMs();

@@ -41,12 +41,12 @@ final class Catalog {
             new Model("anthropic", "claude-sonnet-4", "3.00", "15.00", "0.30", "3.75"),
             new Model("cerebras", "llama-3.3-70b", "0.85", "1.20", "0.85", "0"));
 
-    /** The model a result is counted under when it names none (seed 004 review results). */
+    /** The model a result is counted under when it names none (review results). */
     static final String NO_MODEL = "unknown";
 
-    /** Agents that publish seed 000 envelopes, seed 003 flatagents results or canonical Avro. */
+    /** Agents that publish VAT envelopes, flatagents results or canonical Avro. */
     static final List<String> AGENTS = List.of("summarizer", "planner", "extractor", "support-bot", "translator");
-    /** The seed 004 review agents. */
+    /** The review agents. */
     static final List<String> REVIEWERS = List.of("security-reviewer", "style-reviewer");
 
     private Catalog() {

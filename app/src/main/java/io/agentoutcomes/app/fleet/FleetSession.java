@@ -35,8 +35,9 @@ public final class FleetSession {
         String run = "f" + Long.toString(System.currentTimeMillis() / 1000, 36);
         try (TopicCounts counts = new TopicCounts(client, topics);
              OutcomePublisher publisher = OutcomePublisher.create(client)) {
-            TrafficGenerator traffic = new TrafficGenerator(publisher, settings.seed(), run);
-            Orchestrator orchestrator = new Orchestrator(publisher, traffic, settings.seed(), settings.rerunSuccess());
+            SentLedger sent = new SentLedger(publisher);
+            TrafficGenerator traffic = new TrafficGenerator(publisher, sent, settings.seed(), run);
+            Orchestrator orchestrator = new Orchestrator(publisher, sent, settings.seed(), settings.rerunSuccess());
             Map<String, Object> consumerSettings = new HashMap<>(client);
             // a group of its own that starts at the end: retries of earlier runs are not this fleet's to re-run
             consumerSettings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
@@ -50,29 +51,29 @@ public final class FleetSession {
                 long start = System.nanoTime();
                 long newTasksUntil = start + settings.duration().minus(settings.drain()).toNanos();
                 long end = start + settings.duration().toNanos();
-                long sent = 0;
+                long drawn = 0;
                 while (System.nanoTime() < end) {
                     long now = System.nanoTime();
                     if (now < newTasksUntil) {
                         long due = (long) ((now - start) / 1e9 * settings.ratePerSecond()) + 1;
-                        for (; sent < due; sent++) {
+                        for (; drawn < due; drawn++) {
                             traffic.next();
                         }
                     }
-                    progress.maybePrint(now - start, traffic, orchestrator, counts, now < newTasksUntil ? "running" : "draining");
+                    progress.maybePrint(now - start, sent, orchestrator, counts, now < newTasksUntil ? "running" : "draining");
                     Thread.sleep(20);
                 }
                 orchestrator.stopRerunning();
-                traffic.settle();
-                boolean settled = settle(counts, orchestrator, settings.settleTimeout(), progress, start, traffic);
-                progress.done(System.nanoTime() - start, traffic, orchestrator, counts, settled);
-                return report(settings, traffic, orchestrator, counts.snapshot(), settled);
+                sent.settle();
+                boolean settled = settle(counts, orchestrator, settings.settleTimeout(), progress, start, sent);
+                progress.done(System.nanoTime() - start, sent, orchestrator, counts, settled);
+                return report(settings, sent, orchestrator, counts.snapshot(), settled);
             }
         }
     }
 
     private static boolean settle(TopicCounts counts, Orchestrator orchestrator, Duration timeout, Progress progress,
-                                  long start, TrafficGenerator traffic) throws InterruptedException {
+                                  long start, SentLedger sent) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         TopicCounts.Snapshot last = null;
         long stableSince = System.nanoTime();
@@ -87,7 +88,7 @@ public final class FleetSession {
             if (allDelivered && counts.caughtUp() && System.nanoTime() - stableSince >= STABLE_FOR.toNanos()) {
                 return true;
             }
-            progress.maybePrint(System.nanoTime() - start, traffic, orchestrator, counts, "settling");
+            progress.maybePrint(System.nanoTime() - start, sent, orchestrator, counts, "settling");
             Thread.sleep(100);
         }
         return false;
@@ -98,22 +99,22 @@ public final class FleetSession {
                 && a.retriesDelivered() == b.retriesDelivered() && a.deadLetterTotal() == b.deadLetterTotal();
     }
 
-    private static FleetReport report(FleetSettings settings, TrafficGenerator traffic, Orchestrator orchestrator,
+    private static FleetReport report(FleetSettings settings, SentLedger sent, Orchestrator orchestrator,
                                       TopicCounts.Snapshot counts, boolean settled) {
-        Map<String, Long> byTopic = traffic.sentByTopic();
+        Map<String, Long> byTopic = sent.sentByTopic();
         Map.Entry<String, Long> busiest = counts.outcomesByJob().entrySet().stream()
                 .max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry::getKey, java.util.Comparator.reverseOrder()))
                 .orElse(null);
         List<String> examples = counts.succeededAfterRetry().stream().sorted().limit(3).toList();
         return new FleetReport(settings.seed(), settings.duration().toSeconds(),
-                byTopic.values().stream().mapToLong(Long::longValue).sum(), byTopic, traffic.sentByKind(),
-                traffic.failures(), new java.util.TreeMap<>(counts.outcomes()), counts.retriesScheduled(),
+                byTopic.values().stream().mapToLong(Long::longValue).sum(), byTopic, sent.sentByKind(),
+                sent.failures(), new java.util.TreeMap<>(counts.outcomes()), counts.retriesScheduled(),
                 counts.retriesDelivered(), orchestrator.early(), counts.deliveredBeforeDue(), orchestrator.received(),
                 orchestrator.reruns(), orchestrator.rerunSuccesses(), orchestrator.providerSwitches(),
                 counts.succeededAfterRetry().size(), examples, new java.util.TreeMap<>(counts.deadLetters()),
                 new java.util.TreeMap<>(counts.deadLettersByCode()),
-                counts.costByModel(), new java.util.TreeMap<>(counts.tokensByModel()), traffic.sentCostByModel(),
-                traffic.sentTokensByModel(),
+                counts.costByModel(), new java.util.TreeMap<>(counts.tokensByModel()), sent.sentCostByModel(),
+                sent.sentTokensByModel(),
                 busiest == null ? null : busiest.getKey(), busiest == null ? 0 : busiest.getValue(), settled);
     }
 
@@ -127,7 +128,7 @@ public final class FleetSession {
             this.out = out;
         }
 
-        void maybePrint(long elapsedNanos, TrafficGenerator traffic, Orchestrator orchestrator, TopicCounts counts,
+        void maybePrint(long elapsedNanos, SentLedger sent, Orchestrator orchestrator, TopicCounts counts,
                         String phase) {
             long second = elapsedNanos / 1_000_000_000L;
             long every = terminal ? 1 : 5;
@@ -135,20 +136,20 @@ public final class FleetSession {
                 return;
             }
             lastPrint = second;
-            out.print((terminal ? "\r" : "") + line(second, traffic, orchestrator, counts, phase) + (terminal ? "" : "\n"));
+            out.print((terminal ? "\r" : "") + line(second, sent, orchestrator, counts, phase) + (terminal ? "" : "\n"));
             out.flush();
         }
 
-        void done(long elapsedNanos, TrafficGenerator traffic, Orchestrator orchestrator, TopicCounts counts, boolean settled) {
-            out.println((terminal ? "\r" : "") + line(elapsedNanos / 1_000_000_000L, traffic, orchestrator, counts,
+        void done(long elapsedNanos, SentLedger sent, Orchestrator orchestrator, TopicCounts counts, boolean settled) {
+            out.println((terminal ? "\r" : "") + line(elapsedNanos / 1_000_000_000L, sent, orchestrator, counts,
                     settled ? "settled" : "NOT settled"));
             out.flush();
         }
 
-        private static String line(long second, TrafficGenerator traffic, Orchestrator orchestrator, TopicCounts counts,
+        private static String line(long second, SentLedger sent, Orchestrator orchestrator, TopicCounts counts,
                                    String phase) {
             TopicCounts.Snapshot now = counts.snapshot();
-            long published = traffic.sentByTopic().values().stream().mapToLong(Long::longValue).sum();
+            long published = sent.sentByTopic().values().stream().mapToLong(Long::longValue).sum();
             return String.format(Locale.ROOT, "[%3ds %-9s] records in %,7d | outcomes %,7d | retries pending %,5d, delivered %,6d (early %d) | dead letters %,5d",
                     second, phase, published, now.outcomeTotal(), now.retriesScheduled() - now.retriesDelivered(),
                     now.retriesDelivered(), orchestrator.early(), now.deadLetterTotal());

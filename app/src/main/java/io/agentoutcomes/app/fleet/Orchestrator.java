@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.fleet;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
@@ -24,7 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Orchestrator implements RetryHandler {
     private final OutcomePublisher publisher;
-    private final TrafficGenerator traffic;
+    private final SentLedger ledger;
     private final long seed;
     private final double successProbability;
     private final AtomicLong received = new AtomicLong();
@@ -34,9 +35,9 @@ final class Orchestrator implements RetryHandler {
     private final AtomicLong providerSwitches = new AtomicLong();
     private volatile boolean rerunning = true;
 
-    Orchestrator(OutcomePublisher publisher, TrafficGenerator traffic, long seed, double successProbability) {
+    Orchestrator(OutcomePublisher publisher, SentLedger ledger, long seed, double successProbability) {
         this.publisher = publisher;
-        this.traffic = traffic;
+        this.ledger = ledger;
         this.seed = seed;
         this.successProbability = successProbability;
     }
@@ -81,7 +82,7 @@ final class Orchestrator implements RetryHandler {
         Random random = new Random(seed ^ retry.taskId().hashCode() ^ retry.nextAttempt());
         Catalog.Tokens tokens = Catalog.tokens(random);
         BigDecimal[] cost = Catalog.cost(model, tokens);
-        traffic.tally(model.name(), tokens, Catalog.total(cost));
+        ledger.tally(model.name(), tokens, Catalog.total(cost));
         ResultBuilder result = ResultBuilder.of(failed.getAgentId(), failed.getTaskId()).attempt(retry.nextAttempt())
                 .job(failed.getJobId(), failed.getNodeId()).model(model.provider(), model.name())
                 .duration(Duration.ofMillis(300 + random.nextInt(6_000)))
@@ -93,12 +94,12 @@ final class Orchestrator implements RetryHandler {
         } else {
             ErrorInfo error = failed.getOutcome() instanceof Failure f ? f.getError()
                     : ErrorInfo.newBuilder().setCode(retry.errorCode()).build();
-            if (retry.errorCode().equals("llm-rate-limit")) {
+            if (retry.errorCode().equals(ErrorCode.LLM_RATE_LIMIT.value())) {
                 result.rateLimit(true, Duration.ofSeconds(1));
             }
             rerun = result.error(ErrorInfo.newBuilder(error).build());
         }
-        traffic.track(publisher.publish(rerun), publisher.topics().agentResults());
+        ledger.track(publisher.publish(rerun), publisher.topics().agentResults());
     }
 
     private void rerun(DueRetry retry, NodeFinished failed, boolean succeeds) {
@@ -109,7 +110,7 @@ final class Orchestrator implements RetryHandler {
             event.stepIndex(failed.getStepIndex());
         }
         NodeFinished rerun = succeeds ? event.success() : event.retryableFailure("upstream timeout");
-        traffic.track(publisher.publish(rerun), publisher.topics().nodeFinished());
+        ledger.track(publisher.publish(rerun), publisher.topics().nodeFinished());
     }
 
     long received() {

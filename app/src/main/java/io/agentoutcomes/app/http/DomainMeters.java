@@ -85,7 +85,7 @@ public final class DomainMeters {
         retries = new CounterFamily(registry, "agent_outcomes_retries", "Retries scheduled");
         deadLetters = new CounterFamily(registry, "agent_outcomes_dead_letters", "Dead letters by stop reason");
         confidence = new CounterFamily(registry, "agent_outcomes_confidence_results",
-                "Results by reported confidence, in tenths (seed 000)");
+                "Results by reported confidence, in tenths");
         registry.getPrometheusRegistry().register(new Collector() {
             @Override
             public MetricSnapshot collect() {

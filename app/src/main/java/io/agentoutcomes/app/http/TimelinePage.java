@@ -13,16 +13,15 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The HTML pages of seed 001 §6, self-contained (inline CSS, no script, no CDN): a job's timeline with its step list
+ * The HTML pages of workflow jobs, self-contained (inline CSS, no script, no CDN): a job's timeline with its step list
  * ("Node n1 · permanent_failure"), a detail panel per step, and timeline segments coloured by status (success → ok,
  * retryable → retryable, compensatable → compensatable, permanent → failed) with a legend and a time axis; and the
  * list of recent jobs.
  */
 public final class TimelinePage {
     /**
-     * The timeline status of a result type: seed 001's mapping, except that a compensatable failure has its own
-     * colour: the job failed all the same (seed 001 §3), but the step waits for a compensation to undo it, which a
-     * permanent one does not (seed 001 allows the mapping to differ: "can map").
+     * The timeline status of a result type, where a compensatable failure has its own colour: the job failed all
+     * the same, but the step waits for a compensation to undo it, which a permanent one does not.
      */
     public enum SegmentStatus {
         OK("ok", "#2e7d32"), RETRYABLE("retryable", "#f9a825"), COMPENSATABLE("compensatable", "#6a1b9a"),
@@ -132,7 +131,7 @@ public final class TimelinePage {
         return html.append("</body></html>").toString();
     }
 
-    /** Seed 002's value of a stop reason ({@code retry_limit}, {@code error}), or null. */
+    /** A stop reason as the events spell it ({@code retry_limit}, {@code error}), or null. */
     private static String stopLabel(StopReason stop) {
         return stop == null ? null : stop.name().toLowerCase(Locale.ROOT);
     }
@@ -159,7 +158,7 @@ public final class TimelinePage {
     /**
      * A job's status as the pages show it. The replay state's {@code RUNNING} means only that no node failed for good,
      * so a job whose every node has succeeded is shown as completed, not as running. A failed job whose compensation
-     * is pending (seed 001: a compensatable failure fails the job) is shown failed, with a "compensation pending" badge
+     * is pending (a compensatable failure fails the job) is shown failed, with a "compensation pending" badge
      * beside it; a state written before that flag existed, with the old status {@code COMPENSATION_PENDING}, is shown
      * the same way.
      */

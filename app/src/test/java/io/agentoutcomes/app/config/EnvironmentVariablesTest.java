@@ -2,8 +2,8 @@ package io.agentoutcomes.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
-import io.agentoutcomes.topology.classify.ErrorCode;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
-import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.PolicyDecision;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.time.Duration;

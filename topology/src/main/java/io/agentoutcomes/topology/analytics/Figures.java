@@ -26,8 +26,8 @@ public final class Figures {
 
     /**
      * Tokens by type: {@code input} as the OpenTelemetry GenAI conventions count it (uncached input, cache reads and
-     * cache writes), {@code output}, and {@code unknown}: the tokens of results that report only a total (seed 000
-     * {@code tokensUsed}, seed 004 {@code metrics.tokensUsed}), whose type nobody said. They add up to the total.
+     * cache writes), {@code output}, and {@code unknown}: the tokens of results that report only a total (an envelope's
+     * {@code tokensUsed}, a review result's {@code metrics.tokensUsed}), whose type nobody said. They add up to the total.
      */
     public record Tokens(long input, long output, long unknown) {
         /** Every token, each counted once: the aggregate's {@code totalTokens}. */

@@ -11,7 +11,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.StopReason;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Outcomes;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -81,11 +81,11 @@ public final class LivePartial {
             attempts++;
         }
         Decision decision = outcome.getDecision();
-        if (Decisions.isRetry(outcome)) {
+        if (Outcomes.isRetry(outcome)) {
             retries++;
         } else if (decision != null && decision.getHandling() == ErrorHandling.IGNORE) {
             ignoredFailures++;
-        } else if (Decisions.isDeadLetter(outcome)) {
+        } else if (Outcomes.isDeadLetter(outcome)) {
             StopReason reason = decision.getStopReason();
             deadLetters[(reason == null ? StopReason.ERROR : reason).ordinal()]++;
         }
@@ -137,7 +137,7 @@ public final class LivePartial {
         return this;
     }
 
-    /** Adds a seed 002 continuation event: a stop is counted by its reason. */
+    /** Adds a continuation event: a stop is counted by its reason. */
     public LivePartial addContinuation(ContinuationEvaluated event) {
         if (!event.getShouldContinue()) {
             continuationStops[event.getStopReason().ordinal()]++;

@@ -31,7 +31,7 @@ public final class MetricsAggregator {
         return LivePartial.from(Dimensions.of(aggregate), aggregate).add(outcome).toMetrics();
     }
 
-    /** The aggregate with one more seed 002 continuation event: a stop is counted by its reason. */
+    /** The aggregate with one more continuation event: a stop is counted by its reason. */
     public static AgentMetrics addContinuation(AgentMetrics aggregate, ContinuationEvaluated event) {
         return LivePartial.from(Dimensions.of(aggregate), aggregate).addContinuation(event).toMetrics();
     }

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Seed 003's cache-token conventions differ by provider: OpenAI-style APIs count cached prompt tokens inside
+ * Cache-token conventions differ by provider: OpenAI-style APIs count cached prompt tokens inside
  * {@code input_tokens} (prompt_tokens includes cached_tokens), Anthropic counts them apart
  * ({@code input_tokens} excludes cache reads and writes). Normalized here to uncached input + cache read + cache write
  * + output, so a cached token is never counted twice and never dropped.

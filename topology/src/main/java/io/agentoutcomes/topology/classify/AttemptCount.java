@@ -4,7 +4,7 @@ import io.agentoutcomes.avro.TaskAttempts;
 
 /**
  * Which attempt a completion is, and the failures before it, from the pipeline's own count and what the producer
- * declared (seed 000: {@code attempt} numbers tries 0..4; an orchestrator's {@code execution.retryCount} is the retries
+ * declared ({@code attempt} numbers tries from 0; an orchestrator's {@code execution.retryCount} is the retries
  * it already made). The largest wins, so a producer that numbers its attempts, an orchestrator that retried on its own,
  * and a pipeline that counted each see the same limit: the count shown, the backoff exponent and the stop all follow
  * {@link #attempt}. Pure.

@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import java.time.Duration;
@@ -10,13 +11,13 @@ import java.util.Random;
 
 /**
  * How long a retry waits, as a small immutable value (in the manner of Temporal's RetryPolicy):
- * {@code min(base(code) * multiplier^attempt, cap)} with seed 000's bases and its 30 s cap. A provider's
- * {@code retry_after}, or the reset of an exhausted rate-limit window (seed 003), raises the delay to at least that,
+ * {@code min(base(code) * multiplier^attempt, cap)} with each code's base and a 30 s cap. A provider's
+ * {@code retry_after}, or the reset of an exhausted rate-limit window, raises the delay to at least that,
  * cap or not. Optional jitter spreads computed delays by up to ±{@code jitter} of themselves, never below what the
  * provider asked.
  *
  * @param bases      base delay per code; codes not listed use {@code defaultBase}
- * @param defaultBase seed 000's "otherwise": 2 s
+ * @param defaultBase the base of a code with none of its own: 2 s
  * @param cap        the longest computed delay: 30 s
  * @param multiplier growth per attempt: 2
  * @param jitter     0 (off) to 1
@@ -34,13 +35,13 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         }
     }
 
-    /** Seed 000's table: rate limit 5 s, timeout 1 s, unavailable 10 s, event timeout 2 s, event unavailable 5 s, else 2 s; cap 30 s; no jitter. */
-    public static Backoff seed000() {
+    /** Each code's own base ({@link ErrorCode#backoffBase}), else 2 s; doubling per attempt; cap 30 s; no jitter. */
+    public static Backoff defaults() {
         Map<ErrorCode, Duration> bases = new EnumMap<>(ErrorCode.class);
         for (ErrorCode code : ErrorCode.values()) {
             bases.put(code, code.backoffBase());
         }
-        return new Backoff(bases, Duration.ofMillis(2_000), Duration.ofSeconds(30), 2, 0);
+        return new Backoff(bases, ErrorCode.DEFAULT_BACKOFF_BASE, Duration.ofSeconds(30), 2, 0);
     }
 
     public Backoff withBase(ErrorCode code, Duration base) {

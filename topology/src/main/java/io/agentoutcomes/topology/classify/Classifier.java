@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
@@ -16,8 +17,8 @@ import java.util.Map;
 
 /**
  * Classifies a completion. Precedence: an explicit {@code result_type} from a runner; else the policy's rule for the
- * error's code or category; else the agent's retryable hint; else permanent (seed 001). A {@code node_finished}
- * without {@code result_type} is a success (seed 001 §7). Pure: the caller supplies the task's failure counts.
+ * error's code or category; else the agent's retryable hint; else permanent. A {@code node_finished}
+ * without {@code result_type} is a success (events from before the field). Pure: the caller supplies the task's failure counts.
  *
  * @param defaultPolicy the policy for agents without their own, and for workflow nodes
  * @param agentPolicies policies per agent id
@@ -28,10 +29,10 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
      * The classification of one completion.
      *
      * @param resultType what happened: a failure's type says whether its rule allowed a retry (before the retry limit),
-     *                   ignored it (seed 002: a non-error) or stopped; any failure of a task stopped before is
+     *                   ignored it (treated as a non-error) or stopped; any failure of a task stopped before is
      *                   permanent (compensatable stays compensatable)
      * @param code       the canonical code of a failure, else null
-     * @param category   the seed 002 category of a failure, else null
+     * @param category   the category of a failure, else null
      * @param reason     why: the error message or code, the skip reason, or the outcome
      * @param decision   what to do with a failure, with its explanation; null for anything else
      */
@@ -40,6 +41,11 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         /** Whether the task is over: a success, a skip, a stop or an ignored failure (not a retry, not in progress). */
         public boolean isFinal() {
             return resultType != ResultType.IN_PROGRESS && (decision == null || decision.handling() != ErrorHandling.RETRY);
+        }
+
+        /** The same verdict with an amended decision. */
+        public Verdict withDecision(PolicyDecision amended) {
+            return new Verdict(resultType, code, category, reason, amended);
         }
     }
 
@@ -87,7 +93,7 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
 
     /**
      * A failure of a task that was stopped before stops again, with the earlier stop reason: a stop is final, whatever
-     * a later attempt's rule or count would say (seed 000's five attempts are not granted afresh).
+     * a later attempt's rule or count would say (the attempts are not granted afresh).
      */
     public static Verdict keptStopped(Verdict verdict, StopReason earlier) {
         if (earlier == null || verdict.decision() == null) {
@@ -95,10 +101,9 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         }
         PolicyDecision decision = verdict.decision();
         String rule = "task stopped before (" + earlier.name().toLowerCase(java.util.Locale.ROOT) + ")";
-        PolicyDecision stop = new PolicyDecision(ErrorHandling.STOP, rule, earlier == StopReason.RETRY_LIMIT
+        PolicyDecision stop = decision.stopped(rule, earlier == StopReason.RETRY_LIMIT
                 ? ErrorPolicy.retryLimitText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries())
-                : ErrorPolicy.notRetriedText(verdict.category(), rule),
-                decision.consecutiveFailures(), decision.totalFailures(), decision.maxRetries(), earlier);
+                : ErrorPolicy.notRetriedText(verdict.category(), rule), earlier);
         // Stopped is stopped: whatever the rule says of this failure now (retry, ignore), the task is over, so the
         // failure is permanent. A compensatable one stays compensatable: it still goes to compensations.
         ResultType type = verdict.resultType() == ResultType.COMPENSATABLE_FAILURE ? ResultType.COMPENSATABLE_FAILURE

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Seed 000's confidence rules, opt-in: a success below {@code retryBelow} is retried ("retry if confidence < 0.8"),
+ * Confidence rules, opt-in: a success below {@code retryBelow} is retried ("retry if confidence < 0.8"),
  * counted against the task's attempts; one below {@code verifyBelow} is routed to be verified by another agent
  * ("verify uncertain results with another agent"). A retry comes first while attempts remain; once they are used up
  * the success is verified if it is below {@code verifyBelow}, else accepted. Pure: the caller supplies the attempt.

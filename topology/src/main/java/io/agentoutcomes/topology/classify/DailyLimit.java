@@ -1,8 +1,8 @@
 package io.agentoutcomes.topology.classify;
 
 /**
- * What a retry does when a provider's daily rate-limit window is exhausted ({@code policy.daily-limit}). Seed 003:
- * "Daily limit - maybe switch providers"; waiting for the reset is the alternative, within the delay bound.
+ * What a retry does when a provider's daily rate-limit window is exhausted ({@code policy.daily-limit}): a daily
+ * limit is not over within the hour, so switching providers is the default; waiting for the reset is the alternative, within the delay bound.
  */
 public enum DailyLimit {
     /** Hand the retry back at once, marked {@code SWITCH_PROVIDER}, with the window and its reset time. */

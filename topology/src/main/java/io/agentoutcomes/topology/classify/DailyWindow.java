@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * An exhausted daily rate-limit window: seed 003 tells daily from hourly and minute windows by name ({@code "day" in
+ * An exhausted daily rate-limit window: a daily window is told from hourly and minute windows by name ({@code "day" in
  * name}), and a daily limit is the one a wait does not fix within the hour. Pure.
  *
  * @param name    the window, e.g. tokens_per_day

@@ -1,24 +1,25 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.avro.ErrorCode;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
- * The one table from what agents report to canonical {@link ErrorCode}s: seed 000 constants stand for themselves,
- * seed 003's codes and HTTP statuses map onto them. A code the table does not know falls back to the HTTP status;
- * with neither, the code is {@link ErrorCode#UNKNOWN}. docs/classification.md shows the same table.
+ * From what agents report to a canonical {@link ErrorCode}, read from the codes themselves: a code's wire value stands
+ * for itself, the other values agents report ({@link ErrorCode#reportedAs}) and HTTP statuses
+ * ({@link ErrorCode#httpStatuses}) map onto it. A code no entry knows falls back to the HTTP status (any 5xx no entry
+ * names is {@link #SERVER_ERROR}); with neither, the code is {@link ErrorCode#UNKNOWN}.
  */
 public final class ErrorCodes {
-    /** Seed 003's {@code error.code} values. */
-    static final Map<String, ErrorCode> SEED_003_CODES = Map.of(
-            "rate_limit", ErrorCode.LLM_RATE_LIMIT,
-            "timeout", ErrorCode.LLM_TIMEOUT,
-            "server_error", ErrorCode.LLM_UNAVAILABLE,
-            "invalid_request", ErrorCode.INVALID_INPUT,
-            "auth_error", ErrorCode.AUTH_FAILED,
-            "content_filter", ErrorCode.LLM_REFUSAL,
-            "context_length", ErrorCode.LLM_TOKEN_LIMIT,
-            "model_unavailable", ErrorCode.LLM_UNAVAILABLE);
+    /** The code of a 5xx status that no code names. */
+    public static final ErrorCode SERVER_ERROR = ErrorCode.LLM_UNAVAILABLE;
+    /** The other {@code error.code} values agents report, to the code they mean. */
+    static final Map<String, ErrorCode> REPORTED_CODES = index(ErrorCode::reportedAs);
+    /** The HTTP statuses a code names, to that code. */
+    private static final Map<Integer, ErrorCode> HTTP_STATUSES = index(ErrorCode::httpStatuses);
 
     private ErrorCodes() {
     }
@@ -26,13 +27,13 @@ public final class ErrorCodes {
     /**
      * The canonical code for what an agent reported.
      *
-     * @param reportedCode the error code as reported (seed 000 constant or seed 003 code), or null
+     * @param reportedCode the error code as reported (a canonical wire value or another value agents use), or null
      * @param statusCode   the HTTP status of the failed call, or null
      */
     public static ErrorCode canonical(String reportedCode, Integer statusCode) {
         if (reportedCode != null) {
             String code = reportedCode.trim().toLowerCase(Locale.ROOT);
-            ErrorCode known = ErrorCode.fromValue(code).orElse(SEED_003_CODES.get(code));
+            ErrorCode known = ErrorCode.fromValue(code).orElse(REPORTED_CODES.get(code));
             if (known != null && known != ErrorCode.UNKNOWN) {
                 return known;
             }
@@ -40,15 +41,20 @@ public final class ErrorCodes {
         return statusCode == null ? ErrorCode.UNKNOWN : fromHttpStatus(statusCode);
     }
 
-    /** 429 rate limit; 408, 504 timeout; other 5xx unavailable; 400, 422 invalid input; 401, 403 auth; 413 token limit. */
+    /** The code a status names; else any other 5xx is {@link #SERVER_ERROR}, and anything else unknown. */
     static ErrorCode fromHttpStatus(int status) {
-        return switch (status) {
-            case 429 -> ErrorCode.LLM_RATE_LIMIT;
-            case 408, 504 -> ErrorCode.LLM_TIMEOUT;
-            case 400, 422 -> ErrorCode.INVALID_INPUT;
-            case 401, 403 -> ErrorCode.AUTH_FAILED;
-            case 413 -> ErrorCode.LLM_TOKEN_LIMIT;
-            default -> status >= 500 && status <= 599 ? ErrorCode.LLM_UNAVAILABLE : ErrorCode.UNKNOWN;
-        };
+        ErrorCode named = HTTP_STATUSES.get(status);
+        if (named != null) {
+            return named;
+        }
+        return status >= 500 && status <= 599 ? SERVER_ERROR : ErrorCode.UNKNOWN;
+    }
+
+    private static <K> Map<K, ErrorCode> index(Function<ErrorCode, List<K>> keys) {
+        Map<K, ErrorCode> index = new HashMap<>();
+        for (ErrorCode code : ErrorCode.values()) {
+            keys.apply(code).forEach(key -> index.put(key, code));
+        }
+        return Map.copyOf(index);
     }
 }

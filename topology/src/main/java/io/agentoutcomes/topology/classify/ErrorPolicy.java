@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.StopReason;
 import java.util.EnumMap;
@@ -9,14 +10,14 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Seed 002's {@code ErrorPolicy}: what to do with an error of each category (and, here, of each code), and how many
+ * An error policy: what to do with an error of each category (and, here, of each code), and how many
  * consecutive failures a retry may reach before it becomes a stop. An immutable value; the {@code with...} methods
  * return changed copies.
  *
  * @param name       the preset the policy started from, for explanations
- * @param categories decisions per seed 002 category
+ * @param categories decisions per error category
  * @param codes      decisions per canonical code; a code rule wins over its category's
- * @param maxRetries seed 002's {@code maxRetries}, which counts failures, not retries: a retry becomes a stop once the
+ * @param maxRetries the retry limit, which counts failures, not retries: a retry becomes a stop once the
  *                   task's consecutive failures reach it, so 5 means at most 5 attempts, the first and 4 retries
  *                   (Temporal's and Spring Retry's {@code maxAttempts} of 5); 0 and 1 both mean no retry
  * @param settings   the settings that made each part of the policy, named by the decisions they make
@@ -63,38 +64,38 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
         this(name, categories, codes, maxRetries, Settings.none());
     }
 
-    /** Seed 002 {@code stopOnAnyError()}: stop on every category, no retries. */
+    /** Stop on every category, no retries. */
     public static ErrorPolicy stopOnAnyError() {
         return byCategory("stop-on-any-error", 0, ErrorHandling.STOP, ErrorHandling.STOP, ErrorHandling.STOP,
                 ErrorHandling.STOP, ErrorHandling.STOP, ErrorHandling.STOP);
     }
 
-    /** Seed 002 {@code retryToolErrors(3)}: retry tool, validation, rate-limit and timeout errors; stop on model and unknown. */
+    /** Retry tool, validation, rate-limit and timeout errors; stop on model and unknown. */
     public static ErrorPolicy retryToolErrors(int maxRetries) {
         return byCategory("retry-tool-errors", maxRetries, ErrorHandling.RETRY, ErrorHandling.STOP, ErrorHandling.RETRY,
                 ErrorHandling.RETRY, ErrorHandling.RETRY, ErrorHandling.STOP);
     }
 
-    /** Seed 002 {@code ignoreToolErrors()}: ignore tool, validation and unknown errors; retry rate limits and timeouts (max 0); stop on model. */
+    /** Ignore tool, validation and unknown errors; retry rate limits and timeouts (max 0); stop on model. */
     public static ErrorPolicy ignoreToolErrors() {
         return byCategory("ignore-tool-errors", 0, ErrorHandling.IGNORE, ErrorHandling.STOP, ErrorHandling.IGNORE,
                 ErrorHandling.RETRY, ErrorHandling.RETRY, ErrorHandling.IGNORE);
     }
 
-    /** Seed 002 {@code retryAll(5)}: retry every category. */
+    /** Retry every category. */
     public static ErrorPolicy retryAll(int maxRetries) {
         return byCategory("retry-all", maxRetries, ErrorHandling.RETRY, ErrorHandling.RETRY, ErrorHandling.RETRY,
                 ErrorHandling.RETRY, ErrorHandling.RETRY, ErrorHandling.RETRY);
     }
 
     /**
-     * The default: seed 000's retryable sets, code by code (retry timeouts, rate limits, unavailability; stop on the
-     * rest it lists), 5 attempts. Codes it does not list have no rule: the agent's retryable hint, else permanent.
+     * The default: each code's default retryability (retry timeouts, rate limits, unavailability; stop on the other
+     * listed codes), 5 attempts. A code listed on neither side has no rule: the agent's retryable hint, else permanent.
      */
-    public static ErrorPolicy seed000Default() {
+    public static ErrorPolicy defaults() {
         Map<ErrorCode, ErrorHandling> codes = new EnumMap<>(ErrorCode.class);
         for (ErrorCode code : ErrorCode.values()) {
-            switch (code.seed000Retryability()) {
+            switch (code.retryability()) {
                 case RETRYABLE -> codes.put(code, ErrorHandling.RETRY);
                 case NON_RETRYABLE -> codes.put(code, ErrorHandling.STOP);
                 case NOT_LISTED -> { }
@@ -106,7 +107,7 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
     /** A preset by its name: default, stop-on-any-error, retry-tool-errors, ignore-tool-errors, retry-all. */
     public static Optional<ErrorPolicy> preset(String name) {
         return switch (name.trim().toLowerCase(Locale.ROOT)) {
-            case "default" -> Optional.of(seed000Default());
+            case "default" -> Optional.of(defaults());
             case "stop-on-any-error" -> Optional.of(stopOnAnyError());
             case "retry-tool-errors" -> Optional.of(retryToolErrors(3));
             case "ignore-tool-errors" -> Optional.of(ignoreToolErrors());
@@ -174,7 +175,7 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
     }
 
     /**
-     * Seed 002's {@code evaluate}, with the rule that decided and the reason in the style of its {@code buildReason}.
+     * The decision for a failure, with the rule that decided and the reason text.
      * A retry becomes a stop ({@code retry_limit}) once consecutive failures reach maxRetries.
      */
     public PolicyDecision evaluate(FailureContext failure) {
@@ -183,7 +184,7 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
 
     /**
      * The rule for a failure. Precedence: a rule for the code, a rule for the category, the agent's retryable hint,
-     * else stop (permanent, seed 001's default). A rule a setting made is described by that setting
+     * else stop (permanent: a failure nobody says is retryable is not retried). A rule a setting made is described by that setting
      * ({@code policy.code.llm-rate-limit=stop}); a preset's, by the preset (and the setting that chose it).
      */
     public Rule rule(FailureContext failure) {
@@ -235,15 +236,15 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
                 maxRetries, stopReason);
     }
 
-    /** Seed 002's {@code buildReason} text of a stop, for a stop by the retry limit: the limit was reached. */
+    /** The reason text of a stop by the retry limit: the limit was reached. */
     static String retryLimitText(ErrorCategory category, int consecutiveFailures, int maxRetries) {
         return String.format(Locale.ROOT, "%s error after %d consecutive failures (max: %d)",
                 capitalized(label(category)), consecutiveFailures, maxRetries);
     }
 
     /**
-     * The text of a stop by a rule (stop reason {@code error}): seed 002's stop text would blame a retry limit that was
-     * not reached, so it says the rule that stopped it instead, as a retry's text says it is retrying.
+     * The text of a stop by a rule (stop reason {@code error}): the retry-limit text would blame a limit that was not
+     * reached, so it says the rule that stopped it instead, as a retry's text says it is retrying.
      */
     static String notRetriedText(ErrorCategory category, String rule) {
         return capitalized(label(category)) + " error, not retried: " + rule;
@@ -253,7 +254,7 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
         return settings.preset() != null ? settings.preset() + ", " + part : name + " policy, " + part;
     }
 
-    /** Seed 002's ErrorType value: tool, model, validation, rate_limit, timeout, unknown. */
+    /** A category as the reason texts name it: tool, model, validation, rate_limit, timeout, unknown. */
     static String label(ErrorCategory category) {
         return category.name().toLowerCase(Locale.ROOT);
     }

@@ -49,14 +49,14 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
         context.forward(out, OUTCOMES);
         if (outcome.getResultType() == ResultType.COMPENSATABLE_FAILURE) {
             context.forward(out.withKey(outcome.getJobId() != null ? outcome.getJobId() : record.key()), COMPENSATIONS);
-        } else if (Decisions.isDeadLetter(outcome)) {
+        } else if (Outcomes.isDeadLetter(outcome)) {
             context.forward(out.withHeaders(deadLetterHeaders(record.headers(), outcome, source())), DEAD_LETTERS);
         }
         if (outcome.getConfidenceCheck() != null && outcome.getConfidenceCheck().getAction() == ConfidenceAction.VERIFY) {
             context.forward(out, VERIFICATIONS);
         }
-        if (Decisions.isRetry(outcome)) {
-            RetryRequest retry = Decisions.retryRequest(outcome, tiers);
+        if (Outcomes.isRetry(outcome)) {
+            RetryRequest retry = RetryRequests.of(outcome, tiers);
             context.forward(out.withValue(retry).withHeaders(retryHeaders(record.headers(), retry, source())), RETRIES);
         }
     }

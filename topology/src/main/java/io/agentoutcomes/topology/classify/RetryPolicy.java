@@ -9,9 +9,9 @@ import java.util.Map;
  * retries is its own ({@code schedule.SchedulerSettings}).
  *
  * @param maxDelay           a retry that would wait longer (a provider's {@code retry_after} of centuries, say) is
- *                           stopped and dead-lettered with rule {@value Decisions#DELAY_OUT_OF_RANGE}
+ *                           stopped and dead-lettered with rule {@value RetryTiming#DELAY_OUT_OF_RANGE}
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted
- * @param confidence         what a success below a confidence threshold gets (seed 000); off by default
+ * @param confidence         what a success below a confidence threshold gets; off by default
  */
 public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
                           DailyLimit dailyLimit, ConfidencePolicy confidence) {
@@ -37,9 +37,9 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
         this(classifier, backoff, tiers, maxDelay, DailyLimit.SWITCH);
     }
 
-    /** Seed 000's default policy and backoff table, the declared default tiers, a day's maximum delay. */
+    /** The default error policy and backoff, the declared default tiers, a day's maximum delay. */
     public static RetryPolicy defaults() {
-        return new RetryPolicy(new Classifier(ErrorPolicy.seed000Default(), Map.of()), Backoff.seed000(),
+        return new RetryPolicy(new Classifier(ErrorPolicy.defaults(), Map.of()), Backoff.defaults(),
                 RetryTiers.defaults(), DEFAULT_MAX_DELAY);
     }
 

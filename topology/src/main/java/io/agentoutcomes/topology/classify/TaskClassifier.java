@@ -18,7 +18,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 /**
  * Classifies each completion of one kind against its task's state, and keeps that state: the failure counts (so retry
  * counting works whether or not producers set {@code attempt}) and the recent result ids (a duplicate is processed
- * once, and forwards nothing). The decisions are {@link Decisions}'; this class adds the store and the counters.
+ * once, and forwards nothing). The decisions are {@link Classification}'s; this class adds the store and the counters.
  * <p>
  * A task is forgotten after the retention ({@link TaskRetention}): an expired entry reads as absent, and a sweep on
  * the wall clock deletes expired entries (tombstones on the changelog), resuming where the last sweep stopped, so the

@@ -32,25 +32,25 @@ interface TaskKind<V> {
         @Override
         public ClassifiedOutcome classify(AgentResult value, String resultId, TaskAttempts before, RetryPolicy policy,
                                           Instant now, Random random) {
-            return Decisions.classify(value, before, policy, now, random);
+            return Classification.classify(value, before, policy, now, random);
         }
     };
 
     TaskKind<NodeFinished> NODE_FINISHED = new TaskKind<>() {
         @Override
         public String taskId(NodeFinished value) {
-            return Decisions.nodeTaskId(value);
+            return NodeIds.taskId(value);
         }
 
         @Override
         public String resultId(NodeFinished value, Supplier<String> position) {
-            return Decisions.nodeResultId(value, value.getTimestamp() != null ? null : position.get());
+            return NodeIds.resultId(value, value.getTimestamp() != null ? null : position.get());
         }
 
         @Override
         public ClassifiedOutcome classify(NodeFinished value, String resultId, TaskAttempts before, RetryPolicy policy,
                                           Instant now, Random random) {
-            return Decisions.classifyNode(value, resultId, before, policy, now, random);
+            return Classification.classifyNode(value, resultId, before, policy, now, random);
         }
     };
 }

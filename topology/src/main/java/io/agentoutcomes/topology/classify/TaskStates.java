@@ -49,9 +49,9 @@ final class TaskStates implements WriteBehindStore.Codec<TaskStates.TaskState> {
             return false;
         }
 
-        /** The state after {@code outcome} ({@link Decisions#next}), its hashes carried over rather than recomputed. */
+        /** The state after {@code outcome} ({@link TaskMemory#next}), its hashes carried over rather than recomputed. */
         TaskState next(ClassifiedOutcome outcome, long nextExpiresAt) {
-            TaskAttempts nextAttempts = Decisions.next(attempts, outcome);
+            TaskAttempts nextAttempts = TaskMemory.next(attempts, outcome);
             int size = nextAttempts.getRecentResultIds().size();
             int[] hashes = new int[size];
             int kept = size - 1;

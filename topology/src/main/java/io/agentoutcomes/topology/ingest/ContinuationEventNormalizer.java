@@ -14,10 +14,10 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * Seed 002's {@code ContinuationEvaluated} event as JSON: {@code agentId}, {@code parentAgentId}, {@code step},
+ * A loop's {@code ContinuationEvaluated} event as JSON: {@code agentId}, {@code parentAgentId}, {@code step},
  * {@code shouldContinue}, {@code stopReason} (its value, e.g. {@code retry_limit}), {@code resolvedBy}, and
  * optionally the outcome's {@code decision} and {@code evaluations} ({@code ContinuationOutcome::toArray}).
- * Decisions are accepted as seed 002's case names ({@code ForbidContinuation}) or snake case.
+ * Decisions are accepted as their case names ({@code ForbidContinuation}) or snake case.
  */
 public final class ContinuationEventNormalizer {
     private ContinuationEventNormalizer() {
@@ -68,7 +68,7 @@ public final class ContinuationEventNormalizer {
         }
     }
 
-    /** Seed 002's StopReason values: completed, steps_limit, ..., user_requested. */
+    /** The stop reasons a continuation event may carry: completed, steps_limit, ..., user_requested. */
     private static StopReason stopReason(String text) {
         try {
             return StopReason.valueOf(text.toUpperCase(Locale.ROOT));

@@ -10,10 +10,10 @@ import io.agentoutcomes.avro.StepResultType;
 import java.util.Locale;
 
 /**
- * Seed 001's {@code node_finished} event as JSON: flat ({@code {job_id, node_id, payload_results, ...}}) or wrapped
+ * A workflow node's {@code node_finished} event as JSON: flat ({@code {job_id, node_id, payload_results, ...}}) or wrapped
  * as {@code {type: "node_finished", job_id, payload: {...}}}. The job id comes from the event, else the
  * {@code job-id} header, else the record key; the node id from the event, else the {@code node-id} header.
- * A missing {@code result_type} stays null (replay reads it as success, seed 001 §7).
+ * A missing {@code result_type} stays null (replay reads it as success: events from before the field).
  */
 public final class NodeFinishedNormalizer {
     public static final String EVENT_TYPE = "node_finished";

@@ -17,7 +17,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Seed 003's {@code build_rate_limit_state}: a provider's rate-limit response headers as a {@link RateLimitState}.
+ * A provider's rate-limit response headers as a {@link RateLimitState}.
  * {@code retry-after-ms}, else {@code retry-after} (seconds, or an HTTP date); OpenAI
  * {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}} (resets as durations: {@code 20ms}, {@code 6m30s});
  * Anthropic {@code anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}} (resets

@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Seed 001's replay rules (BuildFromEvents), as a fold: only {@code success}, or a missing {@code result_type},
+ * The replay rules of workflow jobs, as a fold: only {@code success}, or a missing {@code result_type},
  * completes a node and updates its payload results; failures never do. A permanent or compensatable failure fails
- * the job for good (§3); a pending compensation is a flag beside that status. Everything derived (completed ids,
+ * the job for good; a pending compensation is a flag beside that status. Everything derived (completed ids,
  * cursor, payload results, status) is recomputed from the set of attempts, so a duplicate event (same node, attempt
  * and result type) changes nothing and events in any order give the same state. Pure.
  */
@@ -136,7 +136,7 @@ public final class ReplayState {
     }
 
     /**
-     * Seed 001 §3: a permanent or a compensatable failure is "UpdateStatus failed; return", so the job is FAILED from
+     * A permanent or a compensatable failure ends the job's run (status failed, nothing after it runs), so it is FAILED from
      * the first one on, whatever comes after (a step that failed permanently is not re-executed: a later success of it
      * does not revive the job); so is a node whose latest attempt is a retryable failure the pipeline stopped (a
      * retryable failure that is not retried fails the job; the runner may still retry it, and a success then makes

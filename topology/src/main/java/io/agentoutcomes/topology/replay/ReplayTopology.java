@@ -11,7 +11,7 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Folds each job's {@code node_finished} events into its {@link JobReplayState} (seed 001's replay rules, see
+ * Folds each job's {@code node_finished} events into its {@link JobReplayState} (the replay rules, see
  * {@link ReplayState}) in the queryable store {@value #STORE}, and publishes every change to the compacted
  * {@code replay-state} topic, keyed by job. Events are partitioned by job, so a job's events and state live in one task; each
  * comes with the classifier's decision on it, so a stop of the pipeline shows in the state. Each state is

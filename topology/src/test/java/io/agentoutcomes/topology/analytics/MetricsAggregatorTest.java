@@ -21,8 +21,8 @@ import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.Classifier;
-import io.agentoutcomes.topology.classify.Decisions;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.math.BigDecimal;
@@ -116,7 +116,7 @@ class MetricsAggregatorTest {
                 .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("event-rejected").build()).build())
                 .build();
         RetryPolicy ignoring = RetryPolicy.defaults().withClassifier(new Classifier(ErrorPolicy.ignoreToolErrors(), Map.of()));
-        ClassifiedOutcome ignored = Decisions.classify(toolError, TaskAttempts.newBuilder().build(), ignoring,
+        ClassifiedOutcome ignored = Classification.classify(toolError, TaskAttempts.newBuilder().build(), ignoring,
                 Instant.EPOCH, new Random(1));
 
         AgentMetrics metrics = MetricsAggregator.add(MetricsAggregator.empty(KEY), ignored);

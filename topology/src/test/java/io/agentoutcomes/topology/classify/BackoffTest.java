@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.classify;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import java.time.Duration;
@@ -14,7 +15,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class BackoffTest {
     private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
-    private final Backoff backoff = Backoff.seed000();
+    private final Backoff backoff = Backoff.defaults();
 
     private long delayMs(ErrorCode code, int attempt, RateLimitState rateLimit) {
         return backoff.delay(code, attempt, rateLimit, NOW, new Random(1)).duration().toMillis();

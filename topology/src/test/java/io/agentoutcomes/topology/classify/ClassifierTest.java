@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
@@ -18,7 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ClassifierTest {
-    private final Classifier classifier = new Classifier(ErrorPolicy.seed000Default(),
+    private final Classifier classifier = new Classifier(ErrorPolicy.defaults(),
             Map.of("strict-agent", ErrorPolicy.stopOnAnyError()));
 
     private static AgentResult result(String agentId, Object outcome) {

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.classify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,7 +28,7 @@ class ErrorCodesTest {
                                                                          ErrorCategory category) {
         assertThat(ErrorCodes.canonical(reported, null)).isEqualTo(code);
         assertThat(code.value()).isEqualTo(reported);
-        assertThat(code.seed000Retryability()).isEqualTo(retryability);
+        assertThat(code.retryability()).isEqualTo(retryability);
         assertThat(code.category()).isEqualTo(category);
     }
 

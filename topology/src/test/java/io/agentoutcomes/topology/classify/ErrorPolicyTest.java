@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.classify;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.StopReason;
 import java.util.EnumSet;
@@ -25,7 +26,7 @@ class ErrorPolicyTest {
     @EnumSource(value = ErrorCode.class, names = {"LLM_TIMEOUT", "LLM_RATE_LIMIT", "LLM_UNAVAILABLE", "EVENT_TIMEOUT",
         "EVENT_UNAVAILABLE"})
     void defaultPolicyRetriesSeed000sRetryableSet(ErrorCode code) {
-        PolicyDecision decision = ErrorPolicy.seed000Default().evaluate(failure(code, 1));
+        PolicyDecision decision = ErrorPolicy.defaults().evaluate(failure(code, 1));
 
         assertThat(decision.handling()).isEqualTo(ErrorHandling.RETRY);
         assertThat(decision.rule()).isEqualTo("default policy, code " + code.value());
@@ -36,7 +37,7 @@ class ErrorPolicyTest {
     @EnumSource(value = ErrorCode.class, names = {"LLM_REFUSAL", "LLM_INVALID_OUTPUT", "LLM_TOKEN_LIMIT", "EVENT_REJECTED",
         "EVENT_INVALID_RESPONSE", "INVALID_INPUT", "AUTH_FAILED"})
     void defaultPolicyStopsOnSeed000sNonRetryableSet(ErrorCode code) {
-        PolicyDecision decision = ErrorPolicy.seed000Default().evaluate(failure(code, 1));
+        PolicyDecision decision = ErrorPolicy.defaults().evaluate(failure(code, 1));
 
         assertThat(decision.handling()).isEqualTo(ErrorHandling.STOP);
         assertThat(decision.stopReason()).isEqualTo(StopReason.ERROR);
@@ -44,7 +45,7 @@ class ErrorPolicyTest {
 
     @Test
     void defaultPolicyAllowsFiveAttempts() {
-        ErrorPolicy policy = ErrorPolicy.seed000Default();
+        ErrorPolicy policy = ErrorPolicy.defaults();
 
         assertThat(policy.maxRetries()).isEqualTo(5);
         for (int consecutive = 1; consecutive <= 4; consecutive++) {
@@ -58,7 +59,7 @@ class ErrorPolicyTest {
 
     @Test
     void unknownCodesFallToTheAgentsHintElsePermanent() {
-        ErrorPolicy policy = ErrorPolicy.seed000Default();
+        ErrorPolicy policy = ErrorPolicy.defaults();
 
         PolicyDecision hinted = policy.evaluate(new FailureContext(ErrorCode.UNKNOWN, ErrorCategory.UNKNOWN, 1, 1, true));
         PolicyDecision refused = policy.evaluate(new FailureContext(ErrorCode.UNKNOWN, ErrorCategory.UNKNOWN, 1, 1, false));
@@ -74,7 +75,7 @@ class ErrorPolicyTest {
 
     @Test
     void policyRulesWinOverTheAgentsHint() {
-        PolicyDecision decision = ErrorPolicy.seed000Default()
+        PolicyDecision decision = ErrorPolicy.defaults()
                 .evaluate(new FailureContext(ErrorCode.LLM_REFUSAL, ErrorCategory.MODEL, 1, 1, true));
 
         assertThat(decision.handling()).isEqualTo(ErrorHandling.STOP);
@@ -148,7 +149,7 @@ class ErrorPolicyTest {
 
     @Test
     void aStopByARuleNamesTheSettingThatMadeItAndBlamesNoLimit() {
-        ErrorPolicy policy = ErrorPolicy.seed000Default()
+        ErrorPolicy policy = ErrorPolicy.defaults()
                 .withCode(ErrorCode.LLM_RATE_LIMIT, ErrorHandling.STOP, "policy.code.llm-rate-limit=stop");
 
         PolicyDecision decision = policy.evaluate(failure(ErrorCode.LLM_RATE_LIMIT, 1));
@@ -161,7 +162,7 @@ class ErrorPolicyTest {
 
     @Test
     void aStopByAPresetsRuleSaysTheRuleNotALimitThatWasNotReached() {
-        PolicyDecision decision = ErrorPolicy.seed000Default().evaluate(failure(ErrorCode.LLM_REFUSAL, 1));
+        PolicyDecision decision = ErrorPolicy.defaults().evaluate(failure(ErrorCode.LLM_REFUSAL, 1));
 
         assertThat(decision.reason()).isEqualTo("Model error, not retried: default policy, code llm-refusal");
     }

@@ -33,7 +33,7 @@ class Seed000AttemptsTest {
     }
 
     private static ClassifiedOutcome classify(AgentResult result, TaskAttempts before) {
-        return Decisions.classify(result, before, RetryPolicy.defaults(), NOW, new Random(1));
+        return Classification.classify(result, before, RetryPolicy.defaults(), NOW, new Random(1));
     }
 
     @Test
@@ -96,7 +96,7 @@ class Seed000AttemptsTest {
     @Test
     void seed000AStoppedTaskStaysStoppedALaterFailureStopsWithTheSameStopReason() {
         ClassifiedOutcome stop = classify(timeout(4, null), FRESH);
-        TaskAttempts after = Decisions.next(FRESH, stop);
+        TaskAttempts after = TaskMemory.next(FRESH, stop);
 
         ClassifiedOutcome later = classify(timeout(5, null), after);
         ClassifiedOutcome laterWithoutAttempt = classify(timeout(0, null), after);
@@ -113,10 +113,10 @@ class Seed000AttemptsTest {
     @Test
     void seed000AStoppedTaskThatLaterSucceedsIsOverAndItsNextFailureStartsAfresh() {
         ClassifiedOutcome stop = classify(timeout(4, null), FRESH);
-        TaskAttempts stopped = Decisions.next(FRESH, stop);
+        TaskAttempts stopped = TaskMemory.next(FRESH, stop);
         AgentResult success = AgentResult.newBuilder().setResultId("r-ok").setAgentId("a").setTaskId("t")
                 .setOutcome(Success.newBuilder().build()).build();
-        TaskAttempts done = Decisions.next(stopped, classify(success, stopped));
+        TaskAttempts done = TaskMemory.next(stopped, classify(success, stopped));
 
         ClassifiedOutcome next = classify(timeout(0, null), done);
 
@@ -126,7 +126,7 @@ class Seed000AttemptsTest {
 
     @Test
     void aLaterFailureOfAStoppedTaskIsAPermanentFailureAsDocsClassificationSays() {
-        TaskAttempts stopped = Decisions.next(FRESH, classify(timeout(4, null), FRESH));
+        TaskAttempts stopped = TaskMemory.next(FRESH, classify(timeout(4, null), FRESH));
 
         ClassifiedOutcome later = classify(timeout(5, null), stopped);
 
@@ -140,7 +140,7 @@ class Seed000AttemptsTest {
         AgentResult refusal = AgentResult.newBuilder().setResultId("r-refused").setAgentId("a").setTaskId("t")
                 .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-refusal").build()).build())
                 .build();
-        TaskAttempts stopped = Decisions.next(FRESH, classify(refusal, FRESH));
+        TaskAttempts stopped = TaskMemory.next(FRESH, classify(refusal, FRESH));
 
         ClassifiedOutcome later = classify(timeout(1, null), stopped);
 

@@ -29,9 +29,9 @@ class Seed002ErrorContextTest {
         ClassifiedOutcome last = null;
         String[] history = {"fail", "fail", "success", "fail"};
         for (int i = 0; i < history.length; i++) {
-            last = Decisions.classify(result("r-" + i, history[i].equals("fail")), state, RetryPolicy.defaults(), NOW,
+            last = Classification.classify(result("r-" + i, history[i].equals("fail")), state, RetryPolicy.defaults(), NOW,
                     new Random(1));
-            state = Decisions.next(state, last);
+            state = TaskMemory.next(state, last);
         }
 
         assertThat(last.getDecision().getConsecutiveFailures()).isEqualTo(1);

@@ -41,8 +41,8 @@ class Seed002IgnoredFailuresTest {
         TaskAttempts state = TaskAttempts.newBuilder().build();
         List<ClassifiedOutcome> outcomes = new ArrayList<>();
         for (int i = 0; i < codes.length; i++) {
-            ClassifiedOutcome outcome = Decisions.classify(result(i, codes[i]), state, policy, NOW, new Random(1));
-            state = Decisions.next(state, outcome);
+            ClassifiedOutcome outcome = Classification.classify(result(i, codes[i]), state, policy, NOW, new Random(1));
+            state = TaskMemory.next(state, outcome);
             outcomes.add(outcome);
         }
         return outcomes;

@@ -37,7 +37,7 @@ class Seed003DailyLimitTest {
     }
 
     private static ClassifiedOutcome classify(AgentResult result, RetryPolicy policy) {
-        return Decisions.classify(result, TaskAttempts.newBuilder().build(), policy, NOW, new Random(1));
+        return Classification.classify(result, TaskAttempts.newBuilder().build(), policy, NOW, new Random(1));
     }
 
     @Test
@@ -50,7 +50,7 @@ class Seed003DailyLimitTest {
         assertThat(outcome.getRetryDelayMs()).isZero();
         assertThat(outcome.getRetryDelayReason()).isEqualTo("rate-limit window tokens_per_day exhausted (header "
                 + "x-ratelimit-remaining-tokens-day: 0), resets at 2026-03-02T00:00:00Z: switch provider now");
-        RetryRequest retry = Decisions.retryRequest(outcome, RetryPolicy.defaults().tiers());
+        RetryRequest retry = RetryRequests.of(outcome, RetryPolicy.defaults().tiers());
         assertThat(retry.getAction()).isEqualTo(RetryAction.SWITCH_PROVIDER);
         assertThat(retry.getExhaustedWindow()).isEqualTo("tokens_per_day");
         assertThat(retry.getWindowResetAt()).isEqualTo((NOW.plus(Duration.ofHours(12))).toEpochMilli());

@@ -6,7 +6,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.TaskAttempts;
-import io.agentoutcomes.topology.classify.Decisions;
+import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -40,7 +40,7 @@ class Seed003RateLimitHeadersTest {
     }
 
     private static ClassifiedOutcome classify(AgentResult result) {
-        return Decisions.classify(result, TaskAttempts.newBuilder().build(), RetryPolicy.defaults(), NOW,
+        return Classification.classify(result, TaskAttempts.newBuilder().build(), RetryPolicy.defaults(), NOW,
                 new Random(1));
     }
 
