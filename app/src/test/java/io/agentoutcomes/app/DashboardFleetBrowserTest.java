@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -21,6 +22,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -37,13 +39,15 @@ import org.openqa.selenium.chrome.ChromeOptions;
 class DashboardFleetBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void afterAFleetRunEveryChartIsDrawnAndShowsWhatAnalyticsSays() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 1,
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 1,
                      "analytics.flush.interval.ms", "200", "backoff.cap.ms", "3000"))) {
             DemoCommand.awaitRunning(service, Duration.ofSeconds(60));
             Map<String, Object> client = new HashMap<>(DemoCommand.clientSettings(service, ""));

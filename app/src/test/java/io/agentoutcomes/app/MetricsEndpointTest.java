@@ -17,6 +17,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -41,6 +42,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code GET /metrics} of a running service after some traffic (successes with cached tokens from two providers,
@@ -53,7 +55,8 @@ class MetricsEndpointTest {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
     private static AgentOutcomesService service;
     private static Path dataDir;
     /** Metric family name to its TYPE. */
@@ -66,10 +69,9 @@ class MetricsEndpointTest {
 
     @BeforeAll
     static void startAndLoad() throws Exception {
-        kafka = KafkaTestCluster.start();
         dataDir = Files.createTempDirectory("metrics-endpoint");
         prefix = "metrics-" + System.nanoTime() + ".";
-        AppConfig config = kafka.serviceConfig(dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
+        AppConfig config = TestServiceConfig.on(kafka, dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
                 ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200");
         service = AgentOutcomesService.start(config);
         waitFor(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
@@ -115,7 +117,6 @@ class MetricsEndpointTest {
         if (service != null) {
             service.close();
         }
-        kafka.close();
     }
 
     @Test

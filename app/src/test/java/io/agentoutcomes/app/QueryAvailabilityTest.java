@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -30,9 +31,8 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
 class QueryAvailabilityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -52,18 +53,8 @@ class QueryAvailabilityTest {
     @TempDir
     Path dirB;
 
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
-
     private static AppConfig config(String prefix, Path dataDir) {
-        return kafka.serviceConfig(dataDir, 4, ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
+        return TestServiceConfig.on(kafka, dataDir, 4, ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
                 "analytics.flush.interval.ms", "200");
     }
 

@@ -9,6 +9,7 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,9 +24,9 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -40,7 +41,8 @@ class ReplayQueriesTest {
     private static final String USER_INFO = "replay-reader:qu3ries-pa55";
     private static final String AUTHORIZATION = "Basic "
             + java.util.Base64.getEncoder().encodeToString(USER_INFO.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     private static TestKeystore keystore;
     private static HttpClient http;
@@ -52,22 +54,16 @@ class ReplayQueriesTest {
     Path dirB;
 
     @BeforeAll
-    static void startKafka(@TempDir Path keys) throws Exception {
-        kafka = KafkaTestCluster.start();
+    static void makeKeystore(@TempDir Path keys) throws Exception {
         keystore = TestKeystore.create(keys);
         http = HttpClient.newBuilder().sslContext(keystore.trustingContext()).build();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
     }
 
     private static AppConfig config(String prefix, Path dataDir) {
         Map<String, String> settings = new HashMap<>(keystore.serverSettings());
         settings.putAll(Map.of(ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
                 "http.auth.basic.user.info", USER_INFO));
-        return kafka.serviceConfig(dataDir, 4, settings);
+        return TestServiceConfig.on(kafka, dataDir, 4, settings);
     }
 
     @Test

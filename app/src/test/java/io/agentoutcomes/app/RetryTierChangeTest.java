@@ -7,6 +7,7 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,9 +28,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,20 +37,11 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code backoff.cap.ms} must not strand the retries waiting on a tier only the old settings made (issue 19 item 3).
  */
 class RetryTierChangeTest {
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     @TempDir
     Path dataDir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     @Test
     void retriesInFlightOnATierRetiredByAnotherBackoffCapAreForwardedOnceAfterTheRestartNoneEarly() throws Exception {
@@ -65,7 +56,7 @@ class RetryTierChangeTest {
         Map<String, Long> dueAt = new HashMap<>();
 
         // demo's cap: tiers 1s, 2s, 5s, 8s, long. The retries are encoded as that service would write them.
-        try (AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2, demoCap))) {
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 2, demoCap))) {
             awaitHealthy(service);
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
                 assertThat(admin.listTopics().names().get()).contains(retired);
@@ -91,7 +82,7 @@ class RetryTierChangeTest {
         }
 
         // The default cap (30 s): tiers 1s, 2s, 5s, 10s, 30s, long; no 8s.
-        AppConfig defaults = kafka.serviceConfig(dataDir, 2, settings);
+        AppConfig defaults = TestServiceConfig.on(kafka, dataDir, 2, settings);
         assertThat(defaults.retryPolicy().tiers().names()).doesNotContain("8s");
         try (AgentOutcomesService restarted = AgentOutcomesService.start(defaults)) {
             awaitHealthy(restarted);

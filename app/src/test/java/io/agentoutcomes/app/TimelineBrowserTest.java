@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -37,13 +39,16 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * target/screenshots/.
  */
 class TimelineBrowserTest {
+    /** A broker of its own for each test: both run a service at the default topic names. */
+    @RegisterExtension
+    final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void timelineShowsStepsAndColoursByStatus() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 1))) {
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 1))) {
             publish(kafka, service);
             awaitThreeNodes(service);
 
@@ -87,8 +92,7 @@ class TimelineBrowserTest {
 
     @Test
     void dashboardDrawsCostTokensRetriesAndLinksToJobs() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+        try (AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
                      ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                      ConfigLoader.TOPIC_PARTITIONS, "1",
                      ConfigLoader.DATA_DIR, dataDir.toString(),
@@ -172,7 +176,7 @@ class TimelineBrowserTest {
         }
     }
 
-    private static void publish(KafkaTestCluster kafka, AgentOutcomesService service) throws Exception {
+    private static void publish(TestBroker kafka, AgentOutcomesService service) throws Exception {
         Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
         try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 kafka.bootstrapServers()), new StringSerializer(),

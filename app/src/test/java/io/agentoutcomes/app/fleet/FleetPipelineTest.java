@@ -6,13 +6,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.AgentOutcomesService;
-import io.agentoutcomes.app.KafkaTestCluster;
+import io.agentoutcomes.app.TestServiceConfig;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
+import io.agentoutcomes.client.testing.TestBroker;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.analytics.Figures;
 import java.net.URI;
@@ -39,6 +40,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,13 +52,15 @@ import org.junit.jupiter.api.io.TempDir;
  * credentials, so the fleet's registry client and this test's HTTP client present them.
  */
 class FleetPipelineTest {
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void everyNumberOfTheReportIsWhatTheTopicsHold() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2,
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 2,
                      "backoff.cap.ms", "3000", "http.auth.basic.user.info", "fleet:fl33t-pa55"))) {
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             while (service.streamsState() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
