@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -20,7 +21,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,18 +127,17 @@ class DashboardFleetBrowserTest {
     /** The analytics answer once two reads a second apart agree (the fleet has settled; partials are flushed). */
     private static JsonNode stableAnalytics(String url) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        String last = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
+        String[] last = {null};
+        waitForCondition(() -> {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() == 200 && answer.body().equals(last)) {
-                return JSON.readTree(last);
+            if (answer.statusCode() == 200 && answer.body().equals(last[0])) {
+                return true;
             }
-            last = answer.statusCode() == 200 ? answer.body() : null;
-            Thread.sleep(1000);
-        }
-        throw new AssertionError("analytics did not settle: " + url);
+            last[0] = answer.statusCode() == 200 ? answer.body() : null;
+            return false;
+        }, 30_000, 1000, () -> "analytics did not settle: " + url);
+        return JSON.readTree(last[0]);
     }
 
     private static ChromeOptions options() throws java.io.IOException {

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -74,7 +75,7 @@ class MetricsEndpointTest {
         AppConfig config = TestServiceConfig.on(kafka, dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
                 ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200");
         service = AgentOutcomesService.start(config);
-        waitFor(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
+        waitForCondition(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
         scrape();
         rejectedAtStart = List.copyOf(samples.getOrDefault("agent_outcomes_rejected_input_total", List.of()));
         List<AgentResult> load = new ArrayList<>();
@@ -105,7 +106,7 @@ class MetricsEndpointTest {
                 kafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(prefix + "agent-results-json", "task-bad", "{\"status\": ")).get();
         }
-        waitFor(() -> {
+        waitForCondition(() -> {
             scrape();
             return sum("agent_outcomes_results_total") == load.size()
                     && sum("kafka_stream_topic_records_produced_total", "topic", prefix + "retry-ready") >= 2;
@@ -192,7 +193,7 @@ class MetricsEndpointTest {
                 .containsExactlyInAnyOrderElementsOf(reasons);
         // the counters outlive a garbage collection (Micrometer holds a function counter's object weakly)
         System.gc();
-        waitFor(() -> {
+        waitForCondition(() -> {
             scrape();
             return sum("agent_outcomes_rejected_input_total", "reason", "unparseable-json") == 1;
         }, 60_000, "the unparseable record counted");
@@ -236,18 +237,6 @@ class MetricsEndpointTest {
         assertThat(panels).contains("Throughput", "Outcomes by type", "Retries pending", "Retries scheduled and delivered",
                 "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag",
                 "Rejected input by reason");
-    }
-
-    private interface Condition {
-        boolean met() throws Exception;
-    }
-
-    private static void waitFor(Condition condition, long timeoutMs, String what) throws Exception {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-        while (!condition.met()) {
-            assertThat(System.nanoTime()).as("waited %d ms for %s", timeoutMs, what).isLessThan(deadline);
-            Thread.sleep(200);
-        }
     }
 
     private static AgentResult result(String id, String agent, String model, String provider, Object outcome, long input,

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.AppConfig;
@@ -96,10 +97,10 @@ class RetryTierChangeTest {
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), deserializer)) {
                 consumer.subscribe(List.of(prefix + "retry-ready"));
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (ready.size() < retries && System.nanoTime() < deadline) {
+                waitForCondition(() -> {
                     consumer.poll(Duration.ofMillis(200)).forEach(ready::add);
-                }
+                    return ready.size() >= retries;
+                }, 60_000, () -> "retries forwarded: " + ready.size() + " of " + retries);
                 // Anything forwarded twice would follow within a few scheduler checks and commits.
                 long settle = System.nanoTime() + Duration.ofSeconds(3).toNanos();
                 while (System.nanoTime() < settle) {
@@ -116,12 +117,7 @@ class RetryTierChangeTest {
     private static void awaitHealthy(AgentOutcomesService service) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest request = HttpRequest.newBuilder(URI.create(service.httpUrl() + "/health")).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        while (response.statusCode() != 200 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        }
-        assertThat(response.statusCode()).isEqualTo(200);
+        waitForCondition(() -> http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode() == 200, 60_000,
+                "/health 200 within 60 s");
     }
 }

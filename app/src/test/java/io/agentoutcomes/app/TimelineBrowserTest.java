@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.ConfigLoader;
@@ -15,7 +16,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -125,16 +125,12 @@ class TimelineBrowserTest {
                 }
             }
             HttpClient http = HttpClient.newHttpClient();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             // every agent result counted, and the job's nodes (under the agent _workflow)
-            while (System.nanoTime() < deadline) {
+            waitForCondition(() -> {
                 String totals = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl()
                         + "/analytics?window=total&by=agent")).build(), HttpResponse.BodyHandlers.ofString()).body();
-                if (totals.contains("\"attempts\":20") && totals.contains("\"name\":\"_workflow\"")) {
-                    break;
-                }
-                Thread.sleep(200);
-            }
+                return totals.contains("\"attempts\":20") && totals.contains("\"name\":\"_workflow\"");
+            }, 60_000, 200, () -> "every result counted and the job's nodes under _workflow");
 
             ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
                     .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
@@ -198,15 +194,10 @@ class TimelineBrowserTest {
 
     private static void awaitThreeNodes(AgentOutcomesService service) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
+        waitForCondition(() -> {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + "/jobs/job-ui"))
                     .build(), HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() == 200 && answer.body().contains("\"nodeId\":\"n3\"")) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("job-ui never had its three nodes");
+            return answer.statusCode() == 200 && answer.body().contains("\"nodeId\":\"n3\"");
+        }, 60_000, "job-ui never had its three nodes");
     }
 }
