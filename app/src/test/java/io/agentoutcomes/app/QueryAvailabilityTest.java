@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -165,17 +166,15 @@ class QueryAvailabilityTest {
 
     /** The body of the first 200 answer that passes the check; 503 answers (rebalancing) are waited out. */
     private String awaitOk(AgentOutcomesService service, String path, BodyCheck check) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        HttpResponse<String> last = null;
-        while (System.nanoTime() < deadline) {
-            last = get(service, path);
-            if (last.statusCode() == 200 && check.done(JSON.readTree(last.body()))) {
-                return last.body();
-            }
-            assertThat(last.statusCode()).as(last.body()).isIn(200, 503);
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no answer for " + path + "; last " + (last == null ? null : last.statusCode() + " " + last.body()));
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        waitForCondition(() -> {
+            HttpResponse<String> answer = get(service, path);
+            answers.add(answer);
+            return answer.statusCode() == 200 && check.done(JSON.readTree(answer.body()));
+        }, 90_000, () -> "no answer for " + path + "; last " + (answers.isEmpty() ? null
+                : answers.get(answers.size() - 1).statusCode() + " " + answers.get(answers.size() - 1).body()));
+        assertThat(answers).allSatisfy(answer -> assertThat(answer.statusCode()).as(answer.body()).isIn(200, 503));
+        return answers.get(answers.size() - 1).body();
     }
 
     private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,8 +16,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,25 +150,22 @@ class ReplayQueriesTest {
 
     /** The job's state once it has all its nodes; 503 answers (rebalancing) are waited out. */
     private JsonNode awaitJob(AgentOutcomesService service, String jobId, int nodes) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> last = null;
-        while (System.nanoTime() < deadline) {
-            last = get(service, "/jobs/" + jobId);
-            if (last.statusCode() == 200) {
-                JsonNode state = JSON.readTree(last.body());
-                if (state.get("nodes").size() == nodes) {
-                    return state;
-                }
-            } else if (last.statusCode() == 503) {
-                assertThat(last.headers().firstValue("Retry-After")).hasValue("1");
-                assertThat(JSON.readTree(last.body()).get("error").asText()).isEqualTo("unavailable");
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        waitForCondition(() -> {
+            HttpResponse<String> answer = get(service, "/jobs/" + jobId);
+            answers.add(answer);
+            return answer.statusCode() == 200 && JSON.readTree(answer.body()).get("nodes").size() == nodes;
+        }, 60_000, () -> "no complete state for " + jobId + "; last answer " + (answers.isEmpty() ? null
+                : answers.get(answers.size() - 1).statusCode() + " " + answers.get(answers.size() - 1).body()));
+        for (HttpResponse<String> answer : answers) {
+            if (answer.statusCode() == 503) {
+                assertThat(answer.headers().firstValue("Retry-After")).hasValue("1");
+                assertThat(JSON.readTree(answer.body()).get("error").asText()).isEqualTo("unavailable");
             } else {
-                assertThat(last.statusCode()).as("answer for %s: %s", jobId, last.body()).isIn(200, 404, 503);
+                assertThat(answer.statusCode()).as("answer for %s: %s", jobId, answer.body()).isIn(200, 404, 503);
             }
-            Thread.sleep(100);
         }
-        throw new AssertionError("no complete state for " + jobId + "; last answer " + (last == null ? null
-                : last.statusCode() + " " + last.body()));
+        return JSON.readTree(answers.get(answers.size() - 1).body());
     }
 
     private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {
