@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
@@ -23,6 +24,7 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -66,7 +68,7 @@ class JsonIngestTest extends ServiceOnTestBroker {
 
             List<AgentResult> results = readAll(prefix + "agent-results", 3,
                     AvroSerde.specific(AgentResult.class).configured(serde, false).deserializer())
-                    .stream().map(ConsumerRecord::value).sorted(java.util.Comparator.comparing(AgentResult::getResultId)).toList();
+                    .stream().map(ConsumerRecord::value).sorted(Comparator.comparing(AgentResult::getResultId)).toList();
             NodeFinished node = readAll(prefix + "node-finished", 1,
                     AvroSerde.specific(NodeFinished.class).configured(serde, false).deserializer()).get(0).value();
             ContinuationEvaluated continuation = readAll(prefix + "continuation-events", 1,
@@ -123,9 +125,9 @@ class JsonIngestTest extends ServiceOnTestBroker {
 
             List<ConsumerRecord<String, AgentResult>> results = readAll(prefix + "agent-results", 2,
                     AvroSerde.specific(AgentResult.class).configured(serde, false).deserializer());
-            List<ConsumerRecord<String, io.agentoutcomes.avro.ClassifiedOutcome>> outcomes = readAll(
+            List<ConsumerRecord<String, ClassifiedOutcome>> outcomes = readAll(
                     prefix + "outcomes-classified", 2,
-                    AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer());
+                    AvroSerde.specific(ClassifiedOutcome.class).configured(serde, false).deserializer());
 
             Map<String, ConsumerRecord<String, AgentResult>> byId = new HashMap<>();
             results.forEach(r -> byId.put(r.value().getResultId(), r));

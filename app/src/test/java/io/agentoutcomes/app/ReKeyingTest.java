@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
@@ -51,14 +52,14 @@ class ReKeyingTest extends ServiceOnTestBroker {
                         .setResultType(StepResultType.SUCCESS).build())).get();
             }
 
-            List<ConsumerRecord<String, io.agentoutcomes.avro.ClassifiedOutcome>> outcomes = readAll(
+            List<ConsumerRecord<String, ClassifiedOutcome>> outcomes = readAll(
                     config.topicPrefix() + "outcomes-classified", 6,
-                    AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer());
+                    AvroSerde.specific(ClassifiedOutcome.class).configured(serde, false).deserializer());
             assertThat(outcomes).filteredOn(record -> record.key().equals("task-1"))
                     .extracting(record -> record.value().getAttempt()).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
-            List<ConsumerRecord<String, io.agentoutcomes.avro.ClassifiedOutcome>> dead = readAll(
+            List<ConsumerRecord<String, ClassifiedOutcome>> dead = readAll(
                     config.topicPrefix() + "dead-letter", 1,
-                    AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer());
+                    AvroSerde.specific(ClassifiedOutcome.class).configured(serde, false).deserializer());
             assertThat(dead.get(0).value().getDecision().getStopReason()).isEqualTo(StopReason.RETRY_LIMIT);
             HttpResponse<String> job = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                     URI.create(service.httpUrl() + "/jobs/job-k")).build(), HttpResponse.BodyHandlers.ofString());

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.Success;
@@ -78,9 +80,9 @@ class RejectedInputTest extends ServiceOnTestBroker {
                         .setNodeId("n1").setStepIndex(1).setResultType(StepResultType.SUCCESS).build())).get();
             }
 
-            List<ConsumerRecord<String, io.agentoutcomes.avro.JobReplayState>> states = readAll(
+            List<ConsumerRecord<String, JobReplayState>> states = readAll(
                     config.topicPrefix() + "replay-state", 8 + 1,
-                    AvroSerde.specific(io.agentoutcomes.avro.JobReplayState.class)
+                    AvroSerde.specific(JobReplayState.class)
                             .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl()), false)
                             .deserializer());
             // Eight of these nodes fit in 4096 bytes of replay state; the 32 events after them are rejected, each saying why.
@@ -174,7 +176,7 @@ class RejectedInputTest extends ServiceOnTestBroker {
                     + " bytes on " + config.topicPrefix() + "agent-results is longer than input.max.record.bytes 4096 (+16384 for Avro)");
             assertThat(headers).containsEntry("rejected.reason", "too-large");
             assertThat(readAll(config.topicPrefix() + "outcomes-classified", 1,
-                    AvroSerde.specific(io.agentoutcomes.avro.ClassifiedOutcome.class).configured(serde, false).deserializer())
+                    AvroSerde.specific(ClassifiedOutcome.class).configured(serde, false).deserializer())
                     .get(0).value().getResultId()).isEqualTo("r-small");
         }
     }
