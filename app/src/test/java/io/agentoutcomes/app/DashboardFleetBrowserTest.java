@@ -1,11 +1,13 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -20,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -36,13 +39,15 @@ import org.openqa.selenium.chrome.ChromeOptions;
 class DashboardFleetBrowserTest {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void afterAFleetRunEveryChartIsDrawnAndShowsWhatAnalyticsSays() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 1,
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 1,
                      "analytics.flush.interval.ms", "200", "backoff.cap.ms", "3000"))) {
             DemoCommand.awaitRunning(service, Duration.ofSeconds(60));
             Map<String, Object> client = new HashMap<>(DemoCommand.clientSettings(service, ""));
@@ -122,18 +127,17 @@ class DashboardFleetBrowserTest {
     /** The analytics answer once two reads a second apart agree (the fleet has settled; partials are flushed). */
     private static JsonNode stableAnalytics(String url) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        String last = null;
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (System.nanoTime() < deadline) {
+        String[] last = {null};
+        waitForCondition(() -> {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
                     HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() == 200 && answer.body().equals(last)) {
-                return JSON.readTree(last);
+            if (answer.statusCode() == 200 && answer.body().equals(last[0])) {
+                return true;
             }
-            last = answer.statusCode() == 200 ? answer.body() : null;
-            Thread.sleep(1000);
-        }
-        throw new AssertionError("analytics did not settle: " + url);
+            last[0] = answer.statusCode() == 200 ? answer.body() : null;
+            return false;
+        }, 30_000, 1000, () -> "analytics did not settle: " + url);
+        return JSON.readTree(last[0]);
     }
 
     private static ChromeOptions options() throws java.io.IOException {

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,6 +19,7 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,6 +44,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * {@code GET /metrics} of a running service after some traffic (successes with cached tokens from two providers,
@@ -54,7 +57,8 @@ class MetricsEndpointTest {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
     private static AgentOutcomesService service;
     private static Path dataDir;
     /** Metric family name to its TYPE. */
@@ -67,13 +71,12 @@ class MetricsEndpointTest {
 
     @BeforeAll
     static void startAndLoad() throws Exception {
-        kafka = KafkaTestCluster.start();
         dataDir = Files.createTempDirectory("metrics-endpoint");
         prefix = "metrics-" + System.nanoTime() + ".";
-        AppConfig config = kafka.serviceConfig(dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
+        AppConfig config = TestServiceConfig.on(kafka, dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
                 ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200");
         service = AgentOutcomesService.start(config);
-        waitFor(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
+        waitForCondition(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
         scrape();
         rejectedAtStart = List.copyOf(samples.getOrDefault("agent_outcomes_rejected_input_total", List.of()));
         List<AgentResult> load = new ArrayList<>();
@@ -104,7 +107,7 @@ class MetricsEndpointTest {
                 kafka.bootstrapServers(), "acks", "all"), new StringSerializer(), new StringSerializer())) {
             producer.send(new ProducerRecord<>(prefix + TopicNames.AGENT_RESULTS_JSON, "task-bad", "{\"status\": ")).get();
         }
-        waitFor(() -> {
+        waitForCondition(() -> {
             scrape();
             return sum("agent_outcomes_results_total") == load.size()
                     && sum("kafka_stream_topic_records_produced_total", "topic", prefix + TopicNames.RETRY_READY) >= 2;
@@ -116,7 +119,6 @@ class MetricsEndpointTest {
         if (service != null) {
             service.close();
         }
-        kafka.close();
     }
 
     @Test
@@ -192,7 +194,7 @@ class MetricsEndpointTest {
                 .containsExactlyInAnyOrderElementsOf(reasons);
         // the counters outlive a garbage collection (Micrometer holds a function counter's object weakly)
         System.gc();
-        waitFor(() -> {
+        waitForCondition(() -> {
             scrape();
             return sum("agent_outcomes_rejected_input_total", "reason", "unparseable-json") == 1;
         }, 60_000, "the unparseable record counted");
@@ -236,18 +238,6 @@ class MetricsEndpointTest {
         assertThat(panels).contains("Throughput", "Outcomes by type", "Retries pending", "Retries scheduled and delivered",
                 "Retry lateness", "Dead letters by reason", "Cost by model", "Tokens by model", "Consumer lag",
                 "Rejected input by reason");
-    }
-
-    private interface Condition {
-        boolean met() throws Exception;
-    }
-
-    private static void waitFor(Condition condition, long timeoutMs, String what) throws Exception {
-        long deadline = System.nanoTime() + timeoutMs * 1_000_000;
-        while (!condition.met()) {
-            assertThat(System.nanoTime()).as("waited %d ms for %s", timeoutMs, what).isLessThan(deadline);
-            Thread.sleep(200);
-        }
     }
 
     private static AgentResult result(String id, String agent, String model, String provider, Object outcome, long input,

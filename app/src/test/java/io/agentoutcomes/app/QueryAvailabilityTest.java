@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -15,6 +16,7 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -31,9 +33,8 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,7 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
 class QueryAvailabilityTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant T = Instant.parse("2026-03-01T12:00:00Z");
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -53,18 +55,8 @@ class QueryAvailabilityTest {
     @TempDir
     Path dirB;
 
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
-
     private static AppConfig config(String prefix, Path dataDir) {
-        return kafka.serviceConfig(dataDir, 4, ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
+        return TestServiceConfig.on(kafka, dataDir, 4, ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
                 "analytics.flush.interval.ms", "200");
     }
 
@@ -175,17 +167,15 @@ class QueryAvailabilityTest {
 
     /** The body of the first 200 answer that passes the check; 503 answers (rebalancing) are waited out. */
     private String awaitOk(AgentOutcomesService service, String path, BodyCheck check) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        HttpResponse<String> last = null;
-        while (System.nanoTime() < deadline) {
-            last = get(service, path);
-            if (last.statusCode() == 200 && check.done(JSON.readTree(last.body()))) {
-                return last.body();
-            }
-            assertThat(last.statusCode()).as(last.body()).isIn(200, 503);
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no answer for " + path + "; last " + (last == null ? null : last.statusCode() + " " + last.body()));
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        waitForCondition(() -> {
+            HttpResponse<String> answer = get(service, path);
+            answers.add(answer);
+            return answer.statusCode() == 200 && check.done(JSON.readTree(answer.body()));
+        }, 90_000, () -> "no answer for " + path + "; last " + (answers.isEmpty() ? null
+                : answers.get(answers.size() - 1).statusCode() + " " + answers.get(answers.size() - 1).body()));
+        assertThat(answers).allSatisfy(answer -> assertThat(answer.statusCode()).as(answer.body()).isIn(200, 503));
+        return answers.get(answers.size() - 1).body();
     }
 
     private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {

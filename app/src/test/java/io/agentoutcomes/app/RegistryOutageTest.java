@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
+import io.agentoutcomes.client.testing.TestBroker;
 import io.agentoutcomes.topology.Topics;
 import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
@@ -41,60 +42,62 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A schema registry outage pauses the pipeline; it never turns good records into rejected ones. */
 class RegistryOutageTest {
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void recordsWhoseSchemaCannotBeFetchedDuringARegistryOutageAreProcessedOnceItIsBackNotRejected() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start()) {
-            Map<String, Object> clients = Map.of("bootstrap.servers", kafka.bootstrapServers());
-            TopicProvisioner.ensure(clients, List.of(new TopicProvisioner.TopicSpec("_schemas", 1, Topics.Cleanup.COMPACT)), (short) -1);
-            int port;
-            try (ServerSocket free = new ServerSocket(0)) {
-                port = free.getLocalPort();
+        Map<String, Object> clients = Map.of("bootstrap.servers", kafka.bootstrapServers());
+        TopicProvisioner.ensure(clients, List.of(new TopicProvisioner.TopicSpec("_schemas", 1, Topics.Cleanup.COMPACT)), (short) -1);
+        int port;
+        try (ServerSocket free = new ServerSocket(0)) {
+            port = free.getLocalPort();
+        }
+        KafkaSchemaStore store = new KafkaSchemaStore("_schemas", clients);
+        SchemaRegistryServer registry = new SchemaRegistryServer(store, "127.0.0.1", port);
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
+                ConfigLoader.SCHEMA_REGISTRY_URL, registry.url(),
+                ConfigLoader.TOPIC_PARTITIONS, "1",
+                ConfigLoader.DATA_DIR, dataDir.toString(),
+                ConfigLoader.HTTP_PORT, "0"));
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            // A producer's newer schema (one more optional field), registered while the registry is up; the
+            // service has never seen its id.
+            Schema newer = withExtraField(AgentResult.getClassSchema());
+            int id = new RestSchemaRegistryClient(List.of(URI.create(registry.url())), Optional.empty(),
+                    Duration.ofSeconds(5), 1, Duration.ofMillis(10)).register("agent-results-value", newer.toString());
+            AgentResult result = AgentResult.newBuilder().setResultId("r-1").setAgentId("agent-1").setTaskId("task-1")
+                    .setDialect(Dialect.VAT_ENVELOPE).setOutcome(Success.newBuilder().build()).build();
+            byte[] value = encode(result, newer, id);
+
+            registry.close();
+            store.close();
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
+                    kafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(TopicNames.AGENT_RESULTS, "task-1".getBytes(), value)).get();
             }
-            KafkaSchemaStore store = new KafkaSchemaStore("_schemas", clients);
-            SchemaRegistryServer registry = new SchemaRegistryServer(store, "127.0.0.1", port);
-            AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
-                    ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
-                    ConfigLoader.SCHEMA_REGISTRY_URL, registry.url(),
-                    ConfigLoader.TOPIC_PARTITIONS, "1",
-                    ConfigLoader.DATA_DIR, dataDir.toString(),
-                    ConfigLoader.HTTP_PORT, "0"));
-            try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
-                // A producer's newer schema (one more optional field), registered while the registry is up; the
-                // service has never seen its id.
-                Schema newer = withExtraField(AgentResult.getClassSchema());
-                int id = new RestSchemaRegistryClient(List.of(URI.create(registry.url())), Optional.empty(),
-                        Duration.ofSeconds(5), 1, Duration.ofMillis(10)).register("agent-results-value", newer.toString());
-                AgentResult result = AgentResult.newBuilder().setResultId("r-1").setAgentId("agent-1").setTaskId("task-1")
-                        .setDialect(Dialect.VAT_ENVELOPE).setOutcome(Success.newBuilder().build()).build();
-                byte[] value = encode(result, newer, id);
+            Thread.sleep(12_000);
+            assertThat(read(kafka, TopicNames.REJECTED_INPUT, Duration.ofSeconds(1))).isEmpty();
+            assertThat(read(kafka, TopicNames.OUTCOMES_CLASSIFIED, Duration.ofSeconds(1))).isEmpty();
 
-                registry.close();
-                store.close();
-                try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                        kafka.bootstrapServers()), new ByteArraySerializer(), new ByteArraySerializer())) {
-                    producer.send(new ProducerRecord<>(TopicNames.AGENT_RESULTS, "task-1".getBytes(), value)).get();
-                }
-                Thread.sleep(12_000);
+            KafkaSchemaStore restartedStore = new KafkaSchemaStore("_schemas", clients);
+            try (SchemaRegistryServer restarted = new SchemaRegistryServer(restartedStore, "127.0.0.1", port)) {
+                List<ConsumerRecord<byte[], byte[]>> outcomes = read(kafka, TopicNames.OUTCOMES_CLASSIFIED, Duration.ofSeconds(60));
+                assertThat(outcomes).hasSize(1);
+                assertThat(new String(outcomes.get(0).key())).isEqualTo("task-1");
                 assertThat(read(kafka, TopicNames.REJECTED_INPUT, Duration.ofSeconds(1))).isEmpty();
-                assertThat(read(kafka, TopicNames.OUTCOMES_CLASSIFIED, Duration.ofSeconds(1))).isEmpty();
-
-                KafkaSchemaStore restartedStore = new KafkaSchemaStore("_schemas", clients);
-                try (SchemaRegistryServer restarted = new SchemaRegistryServer(restartedStore, "127.0.0.1", port)) {
-                    List<ConsumerRecord<byte[], byte[]>> outcomes = read(kafka, TopicNames.OUTCOMES_CLASSIFIED, Duration.ofSeconds(60));
-                    assertThat(outcomes).hasSize(1);
-                    assertThat(new String(outcomes.get(0).key())).isEqualTo("task-1");
-                    assertThat(read(kafka, TopicNames.REJECTED_INPUT, Duration.ofSeconds(1))).isEmpty();
-                    assertThat(service.streamsState()).isIn(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
-                } finally {
-                    restartedStore.close();
-                }
+                assertThat(service.streamsState()).isIn(KafkaStreams.State.RUNNING, KafkaStreams.State.REBALANCING);
+            } finally {
+                restartedStore.close();
             }
         }
     }
@@ -122,7 +125,7 @@ class RegistryOutageTest {
         return out.toByteArray();
     }
 
-    private static List<ConsumerRecord<byte[], byte[]>> read(KafkaTestCluster kafka, String topic, Duration wait) {
+    private static List<ConsumerRecord<byte[], byte[]>> read(TestBroker kafka, String topic, Duration wait) {
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", kafka.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "reader-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,13 +11,14 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +26,9 @@ import java.util.UUID;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,7 +43,8 @@ class ReplayQueriesTest {
     private static final String USER_INFO = "replay-reader:qu3ries-pa55";
     private static final String AUTHORIZATION = "Basic "
             + java.util.Base64.getEncoder().encodeToString(USER_INFO.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     private static TestKeystore keystore;
     private static HttpClient http;
@@ -53,22 +56,16 @@ class ReplayQueriesTest {
     Path dirB;
 
     @BeforeAll
-    static void startKafka(@TempDir Path keys) throws Exception {
-        kafka = KafkaTestCluster.start();
+    static void makeKeystore(@TempDir Path keys) throws Exception {
         keystore = TestKeystore.create(keys);
         http = HttpClient.newBuilder().sslContext(keystore.trustingContext()).build();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
     }
 
     private static AppConfig config(String prefix, Path dataDir) {
         Map<String, String> settings = new HashMap<>(keystore.serverSettings());
         settings.putAll(Map.of(ConfigLoader.APPLICATION_ID, prefix + "app", ConfigLoader.TOPIC_PREFIX, prefix,
                 "http.auth.basic.user.info", USER_INFO));
-        return kafka.serviceConfig(dataDir, 4, settings);
+        return TestServiceConfig.on(kafka, dataDir, 4, settings);
     }
 
     @Test
@@ -154,25 +151,22 @@ class ReplayQueriesTest {
 
     /** The job's state once it has all its nodes; 503 answers (rebalancing) are waited out. */
     private JsonNode awaitJob(AgentOutcomesService service, String jobId, int nodes) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> last = null;
-        while (System.nanoTime() < deadline) {
-            last = get(service, "/jobs/" + jobId);
-            if (last.statusCode() == 200) {
-                JsonNode state = JSON.readTree(last.body());
-                if (state.get("nodes").size() == nodes) {
-                    return state;
-                }
-            } else if (last.statusCode() == 503) {
-                assertThat(last.headers().firstValue("Retry-After")).hasValue("1");
-                assertThat(JSON.readTree(last.body()).get("error").asText()).isEqualTo("unavailable");
+        List<HttpResponse<String>> answers = new ArrayList<>();
+        waitForCondition(() -> {
+            HttpResponse<String> answer = get(service, "/jobs/" + jobId);
+            answers.add(answer);
+            return answer.statusCode() == 200 && JSON.readTree(answer.body()).get("nodes").size() == nodes;
+        }, 60_000, () -> "no complete state for " + jobId + "; last answer " + (answers.isEmpty() ? null
+                : answers.get(answers.size() - 1).statusCode() + " " + answers.get(answers.size() - 1).body()));
+        for (HttpResponse<String> answer : answers) {
+            if (answer.statusCode() == 503) {
+                assertThat(answer.headers().firstValue("Retry-After")).hasValue("1");
+                assertThat(JSON.readTree(answer.body()).get("error").asText()).isEqualTo("unavailable");
             } else {
-                assertThat(last.statusCode()).as("answer for %s: %s", jobId, last.body()).isIn(200, 404, 503);
+                assertThat(answer.statusCode()).as("answer for %s: %s", jobId, answer.body()).isIn(200, 404, 503);
             }
-            Thread.sleep(100);
         }
-        throw new AssertionError("no complete state for " + jobId + "; last answer " + (last == null ? null
-                : last.statusCode() + " " + last.body()));
+        return JSON.readTree(answers.get(answers.size() - 1).body());
     }
 
     private HttpResponse<String> get(AgentOutcomesService service, String path) throws Exception {

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.AppConfig;
@@ -8,6 +9,7 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,9 +30,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,20 +39,11 @@ import org.junit.jupiter.api.io.TempDir;
  * retries waiting on a tier only the old settings made (issue 19 item 3).
  */
 class RetryTierChangeTest {
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     @TempDir
     Path dataDir;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     @Test
     void retriesInFlightOnATierRetiredByOtherTiersAreForwardedOnceAfterTheRestartNoneEarly() throws Exception {
@@ -66,7 +58,7 @@ class RetryTierChangeTest {
         Map<String, Long> dueAt = new HashMap<>();
 
         // Tiers 1s, 2s, 5s, 8s, long. The retries are encoded as that service would write them.
-        try (AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2, withTier8s))) {
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 2, withTier8s))) {
             awaitHealthy(service);
             try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
                 assertThat(admin.listTopics().names().get()).contains(retired);
@@ -92,7 +84,7 @@ class RetryTierChangeTest {
         }
 
         // The default tiers: 1s, 2s, 5s, 10s, 30s, long; no 8s.
-        AppConfig defaults = kafka.serviceConfig(dataDir, 2, settings);
+        AppConfig defaults = TestServiceConfig.on(kafka, dataDir, 2, settings);
         assertThat(defaults.retryPolicy().tiers().names()).doesNotContain("8s");
         try (AgentOutcomesService restarted = AgentOutcomesService.start(defaults)) {
             awaitHealthy(restarted);
@@ -106,10 +98,10 @@ class RetryTierChangeTest {
                     ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
                     ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new StringDeserializer(), deserializer)) {
                 consumer.subscribe(List.of(prefix + TopicNames.RETRY_READY));
-                long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-                while (ready.size() < retries && System.nanoTime() < deadline) {
+                waitForCondition(() -> {
                     consumer.poll(Duration.ofMillis(200)).forEach(ready::add);
-                }
+                    return ready.size() >= retries;
+                }, 60_000, () -> "retries forwarded: " + ready.size() + " of " + retries);
                 // Anything forwarded twice would follow within a few scheduler checks and commits.
                 long settle = System.nanoTime() + Duration.ofSeconds(3).toNanos();
                 while (System.nanoTime() < settle) {
@@ -126,12 +118,7 @@ class RetryTierChangeTest {
     private static void awaitHealthy(AgentOutcomesService service) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         HttpRequest request = HttpRequest.newBuilder(URI.create(service.httpUrl() + "/health")).build();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        while (response.statusCode() != 200 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-            response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        }
-        assertThat(response.statusCode()).isEqualTo(200);
+        waitForCondition(() -> http.send(request, HttpResponse.BodyHandlers.ofString()).statusCode() == 200, 60_000,
+                "/health 200 within 60 s");
     }
 }

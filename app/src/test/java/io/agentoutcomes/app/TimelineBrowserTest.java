@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.ConfigLoader;
@@ -9,13 +10,13 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -38,13 +40,16 @@ import org.openqa.selenium.chrome.ChromeOptions;
  * target/screenshots/.
  */
 class TimelineBrowserTest {
+    /** A broker of its own for each test: both run a service at the default topic names. */
+    @RegisterExtension
+    final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void timelineShowsStepsAndColoursByStatus() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 1))) {
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 1))) {
             publish(kafka, service);
             awaitThreeNodes(service);
 
@@ -88,8 +93,7 @@ class TimelineBrowserTest {
 
     @Test
     void dashboardDrawsCostTokensRetriesAndLinksToJobs() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+        try (AgentOutcomesService service = AgentOutcomesService.start(ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
                      ConfigLoader.BOOTSTRAP_SERVERS, kafka.bootstrapServers(),
                      ConfigLoader.TOPIC_PARTITIONS, "1",
                      ConfigLoader.DATA_DIR, dataDir.toString(),
@@ -122,16 +126,12 @@ class TimelineBrowserTest {
                 }
             }
             HttpClient http = HttpClient.newHttpClient();
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             // every agent result counted, and the job's nodes (under the agent _workflow)
-            while (System.nanoTime() < deadline) {
+            waitForCondition(() -> {
                 String totals = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl()
                         + "/analytics?window=total&by=agent")).build(), HttpResponse.BodyHandlers.ofString()).body();
-                if (totals.contains("\"attempts\":20") && totals.contains("\"name\":\"_workflow\"")) {
-                    break;
-                }
-                Thread.sleep(200);
-            }
+                return totals.contains("\"attempts\":20") && totals.contains("\"name\":\"_workflow\"");
+            }, 60_000, 200, () -> "every result counted and the job's nodes under _workflow");
 
             ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
                     .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
@@ -173,7 +173,7 @@ class TimelineBrowserTest {
         }
     }
 
-    private static void publish(KafkaTestCluster kafka, AgentOutcomesService service) throws Exception {
+    private static void publish(TestBroker kafka, AgentOutcomesService service) throws Exception {
         Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, service.schemaRegistryUrl());
         try (KafkaProducer<String, NodeFinished> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 kafka.bootstrapServers()), new StringSerializer(),
@@ -195,15 +195,10 @@ class TimelineBrowserTest {
 
     private static void awaitThreeNodes(AgentOutcomesService service) throws Exception {
         HttpClient http = HttpClient.newHttpClient();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
+        waitForCondition(() -> {
             HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + "/jobs/job-ui"))
                     .build(), HttpResponse.BodyHandlers.ofString());
-            if (answer.statusCode() == 200 && answer.body().contains("\"nodeId\":\"n3\"")) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("job-ui never had its three nodes");
+            return answer.statusCode() == 200 && answer.body().contains("\"nodeId\":\"n3\"");
+        }, 60_000, "job-ui never had its three nodes");
     }
 }

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -93,7 +94,7 @@ class WaitingForKafkaTest {
 
     private int awaitLive(int port) throws Exception {
         int[] status = new int[1];
-        waitFor(() -> {
+        waitForCondition(() -> {
             try {
                 status[0] = get(port, "/health/live").statusCode();
                 return true;
@@ -113,7 +114,7 @@ class WaitingForKafkaTest {
         Starting starting = new Starting(config(kafkaPort, httpPort));
 
         assertThat(awaitLive(httpPort)).isEqualTo(200);
-        waitFor(() -> log.toString(StandardCharsets.UTF_8).contains("Waiting for Kafka"), 10_000,
+        waitForCondition(() -> log.toString(StandardCharsets.UTF_8).contains("Waiting for Kafka"), 10_000,
                 "the log never said what the service waits for");
         JsonNode live = JSON.readTree(get(httpPort, "/health/live").body());
         HttpResponse<String> ready = get(httpPort, "/health/ready");
@@ -130,7 +131,7 @@ class WaitingForKafkaTest {
         try (EmbeddedKafkaBroker kafka = EmbeddedKafkaBroker.start(dir.resolve("kafka"), kafkaPort);
              AgentOutcomesService service = starting.result.get(120, TimeUnit.SECONDS)) {
             DemoCommand.awaitRunning(service, Duration.ofSeconds(60));
-            waitFor(() -> get(httpPort, "/health/ready").statusCode() == 200, 60_000,
+            waitForCondition(() -> get(httpPort, "/health/ready").statusCode() == 200, 60_000,
                     "never ready after Kafka came");
             assertThat(log.toString(StandardCharsets.UTF_8)).contains("Kafka at 127.0.0.1:" + kafkaPort
                     + " (bootstrap.servers) answered after ");
@@ -149,20 +150,6 @@ class WaitingForKafkaTest {
         assertThat(starting.result).isCompletedExceptionally();
         assertThatThrownBy(starting.result::join).hasCauseInstanceOf(InterruptedIOException.class);
         assertThatThrownBy(() -> get(httpPort, "/health/live")).isInstanceOf(ConnectException.class);
-    }
-
-    private interface Condition {
-        boolean holds() throws Exception;
-    }
-
-    private static void waitFor(Condition condition, long timeoutMs, String message) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        while (!condition.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(message);
-            }
-            Thread.sleep(100);
-        }
     }
 
     private static int freePort() throws IOException {

@@ -1,11 +1,13 @@
 package io.agentoutcomes.client;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,24 +17,19 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The publisher against a real broker: each record on its topic, keyed as the pipeline keeps state, with identity headers. */
 class OutcomePublisherTest {
     private static final String REGISTRY = "mock://publisher-test";
-    private static TestBroker broker;
+    @RegisterExtension
+    static final TestBroker broker = new TestBroker();
 
     @BeforeAll
-    static void startBroker() throws Exception {
-        broker = TestBroker.start();
+    static void createTopics() throws Exception {
         broker.createTopics(2, "t.agent-results", "t.agent-results-json", "t.node-finished", "t.node-finished-json");
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        broker.close();
     }
 
     private static OutcomePublisher publisher() {
@@ -94,16 +91,16 @@ class OutcomePublisherTest {
         return IdentityHeaders.get(record.headers(), name);
     }
 
-    private static List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected) {
+    private static List<ConsumerRecord<String, byte[]>> readAll(String topic, int expected) throws InterruptedException {
         try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers(), "group.id", "reader-" + topic, "auto.offset.reset", "earliest"),
                 new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(topic));
             List<ConsumerRecord<String, byte[]>> all = new ArrayList<>();
-            long deadline = System.currentTimeMillis() + 20_000;
-            while (all.size() < expected && System.currentTimeMillis() < deadline) {
+            waitForCondition(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(all::add);
-            }
+                return all.size() >= expected;
+            }, 20_000, () -> expected + " records on " + topic + ", " + all.size() + " read");
             assertThat(all).hasSize(expected);
             return all;
         }

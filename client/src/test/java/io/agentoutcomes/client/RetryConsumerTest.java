@@ -1,5 +1,6 @@
 package io.agentoutcomes.client;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
@@ -9,6 +10,7 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -22,29 +24,19 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The retry consumer against a real broker, with retries written as the pipeline's scheduler writes them. */
 class RetryConsumerTest {
     private static final String REGISTRY = "mock://retry-consumer-test";
     private static final Map<String, Object> SERDE = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY);
-    private static TestBroker broker;
+    @RegisterExtension
+    static final TestBroker broker = new TestBroker();
     private static int tests;
     /** Each test has topics of its own, under a prefix, on the one broker. */
     private String prefix;
-
-    @BeforeAll
-    static void startBroker() throws Exception {
-        broker = TestBroker.start();
-    }
-
-    @AfterAll
-    static void stopBroker() throws Exception {
-        broker.close();
-    }
 
     @BeforeEach
     void createTopics() throws Exception {
@@ -62,13 +54,14 @@ class RetryConsumerTest {
         List<DueRetry> seen = new CopyOnWriteArrayList<>();
         try (RetryConsumer consumer = RetryConsumer.create(settings(), "orchestrator", seen::add,
                 RetryConsumer.Options.DEFAULT).start()) {
-            awaitUntil(() -> consumer.retriesHandled() + consumer.duplicatesSkipped() == 3);
+            waitForCondition(() -> consumer.retriesHandled() + consumer.duplicatesSkipped() == 3, 20_000,
+                    "condition not met in 20 s");
             assertThat(seen).extracting(DueRetry::taskId, DueRetry::nextAttempt, DueRetry::action, DueRetry::provider)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("task-1", 1, RetryAction.WAIT, "openai"),
                             org.assertj.core.groups.Tuple.tuple("task-2", 1, RetryAction.SWITCH_PROVIDER, "openai"));
             assertThat(seen).allSatisfy(r -> assertThat(r.early()).isFalse());
             assertThat(consumer.duplicatesSkipped()).isEqualTo(1);
-            awaitUntil(() -> committed("orchestrator") == 3);
+            waitForCondition(() -> committed("orchestrator") == 3, 20_000, "condition not met in 20 s");
         }
     }
 
@@ -87,10 +80,10 @@ class RetryConsumerTest {
         };
         try (RetryConsumer consumer = RetryConsumer.create(settings(), "flaky", flaky,
                 new RetryConsumer.Options(false, 1000, Duration.ofMillis(100), Duration.ofSeconds(1))).start()) {
-            awaitUntil(() -> consumer.retriesHandled() == 2);
+            waitForCondition(() -> consumer.retriesHandled() == 2, 20_000, "condition not met in 20 s");
             assertThat(calls).containsExactly("task-a", "task-a", "task-b");
             assertThat(consumer.handlerFailures()).isEqualTo(1);
-            awaitUntil(() -> committed("flaky") == 2);
+            waitForCondition(() -> committed("flaky") == 2, 20_000, "condition not met in 20 s");
         }
     }
 
@@ -122,7 +115,8 @@ class RetryConsumerTest {
         };
         try (RetryConsumer consumer = RetryConsumer.create(settings(), "with-dead", handler,
                 RetryConsumer.Options.DEFAULT.withDeadLetters(true)).start()) {
-            awaitUntil(() -> consumer.retriesHandled() == 1 && consumer.deadLettersHandled() == 1);
+            waitForCondition(() -> consumer.retriesHandled() == 1 && consumer.deadLettersHandled() == 1, 20_000,
+                    "condition not met in 20 s");
             Thread.sleep(500);
             assertThat(retries).containsExactly("task-ok");
             assertThat(dead).containsExactly("task-dead");
@@ -139,7 +133,7 @@ class RetryConsumerTest {
             handledAt.add(Instant.now());
             seen.add(r);
         }, RetryConsumer.Options.DEFAULT).start()) {
-            awaitUntil(() -> consumer.retriesHandled() == 1);
+            waitForCondition(() -> consumer.retriesHandled() == 1, 20_000, "condition not met in 20 s");
         }
         assertThat(seen.get(0).early()).isTrue();
         assertThat(handledAt.get(0)).isAfterOrEqualTo(due);
@@ -186,16 +180,6 @@ class RetryConsumerTest {
             return offset == null ? -1 : offset.offset();
         } catch (Exception e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static void awaitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (!condition.getAsBoolean()) {
-            if (System.currentTimeMillis() > deadline) {
-                throw new AssertionError("condition not met in 20 s");
-            }
-            Thread.sleep(50);
         }
     }
 }

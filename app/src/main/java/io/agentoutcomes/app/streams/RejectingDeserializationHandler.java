@@ -1,8 +1,8 @@
 package io.agentoutcomes.app.streams;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.streams.errors.DeserializationExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -12,15 +12,8 @@ import org.slf4j.LoggerFactory;
  * record that cannot be decoded because the schema registry is down is not bad: the stream thread fails instead, and
  * is replaced (see {@link StreamThreadFailureHandler}), so the record is read again once the registry answers.
  */
-public final class RejectingDeserializationHandler extends LogAndContinueExceptionHandler {
+public final class RejectingDeserializationHandler extends RejectingHandler implements DeserializationExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RejectingDeserializationHandler.class);
-    private int maxValueBytes;
-
-    @Override
-    public void configure(java.util.Map<String, ?> configs) {
-        super.configure(configs);
-        maxValueBytes = ScrubbedRejections.maxValueBytes(configs);
-    }
 
     @Override
     public Response handleError(ErrorHandlerContext context, ConsumerRecord<byte[], byte[]> record, Exception exception) {
@@ -29,7 +22,9 @@ public final class RejectingDeserializationHandler extends LogAndContinueExcepti
                     + "read again ({})", record.topic(), record.partition(), record.offset(), exception.getMessage());
             return Response.fail();
         }
-        Response response = super.handleError(context, record, exception);
-        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords(), maxValueBytes, exception));
+        // as Kafka Streams' LogAndContinueExceptionHandler logs it
+        LOG.warn("Exception caught during Deserialization, taskId: {}, topic: {}, partition: {}, offset: {}",
+                context.taskId(), record.topic(), record.partition(), record.offset(), exception);
+        return Response.resume(rejected(context, exception));
     }
 }

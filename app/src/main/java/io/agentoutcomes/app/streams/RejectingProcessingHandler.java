@@ -1,7 +1,7 @@
 package io.agentoutcomes.app.streams;
 
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
-import org.apache.kafka.streams.errors.LogAndContinueProcessingExceptionHandler;
+import org.apache.kafka.streams.errors.ProcessingExceptionHandler;
 import org.apache.kafka.streams.processor.api.Record;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,15 +12,8 @@ import org.slf4j.LoggerFactory;
  * processed: one poison record never stops the pipeline. A schema registry outage is not the record's fault: the
  * thread fails and is replaced, and the record is processed again.
  */
-public final class RejectingProcessingHandler extends LogAndContinueProcessingExceptionHandler {
+public final class RejectingProcessingHandler extends RejectingHandler implements ProcessingExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RejectingProcessingHandler.class);
-    private int maxValueBytes;
-
-    @Override
-    public void configure(java.util.Map<String, ?> configs) {
-        super.configure(configs);
-        maxValueBytes = ScrubbedRejections.maxValueBytes(configs);
-    }
 
     @Override
     public Response handleError(ErrorHandlerContext context, Record<?, ?> record, Exception exception) {
@@ -29,7 +22,10 @@ public final class RejectingProcessingHandler extends LogAndContinueProcessingEx
                     context.processorNodeId(), context.topic(), context.partition(), context.offset(), exception.getMessage());
             return Response.fail();
         }
-        Response response = super.handleError(context, record, exception);
-        return Response.resume(ScrubbedRejections.of(response.deadLetterQueueRecords(), maxValueBytes, exception));
+        // as Kafka Streams' LogAndContinueProcessingExceptionHandler logs it
+        LOG.warn("Exception caught during message processing, processor node: {}, taskId: {}, source topic: {}, "
+                        + "source partition: {}, source offset: {}", context.processorNodeId(), context.taskId(),
+                context.topic(), context.partition(), context.offset(), exception);
+        return Response.resume(rejected(context, exception));
     }
 }

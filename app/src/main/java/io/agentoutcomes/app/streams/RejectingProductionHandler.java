@@ -3,10 +3,9 @@ package io.agentoutcomes.app.streams;
 import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
-import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.DefaultProductionExceptionHandler;
 import org.apache.kafka.streams.errors.ErrorHandlerContext;
-import org.apache.kafka.streams.errors.internals.ExceptionHandlerUtils;
+import org.apache.kafka.streams.errors.ProductionExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,27 +15,24 @@ import org.slf4j.LoggerFactory;
  * goes on. Anything else (the broker, the registry, the network) is Kafka Streams' default: retry what is retriable,
  * fail the thread otherwise, so nothing is dropped for a failure that will pass.
  */
-public final class RejectingProductionHandler extends DefaultProductionExceptionHandler {
+public final class RejectingProductionHandler extends RejectingHandler implements ProductionExceptionHandler {
     private static final Logger LOG = LoggerFactory.getLogger(RejectingProductionHandler.class);
-    private String rejectedTopic;
-    private int maxValueBytes;
+    private final DefaultProductionExceptionHandler defaults = new DefaultProductionExceptionHandler();
 
     @Override
     public void configure(Map<String, ?> configs) {
         super.configure(configs);
-        Object topic = configs.get(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG);
-        rejectedTopic = topic == null ? null : topic.toString();
-        maxValueBytes = ScrubbedRejections.maxValueBytes(configs);
+        defaults.configure(configs);
     }
 
     @Override
     public Response handleError(ErrorHandlerContext context, ProducerRecord<byte[], byte[]> record, Exception exception) {
         if (exception instanceof RecordTooLargeException) {
             LOG.warn("A record for {} from {}-{}@{} is too large to write ({}); its input goes to {}", record.topic(),
-                    context.topic(), context.partition(), context.offset(), exception.getMessage(), rejectedTopic);
+                    context.topic(), context.partition(), context.offset(), exception.getMessage(), rejectedTopic());
             return Response.resume(rejected(context, exception));
         }
-        return super.handleError(context, record, exception);
+        return defaults.handleError(context, record, exception);
     }
 
     @Override
@@ -44,15 +40,10 @@ public final class RejectingProductionHandler extends DefaultProductionException
     public Response handleSerializationError(ErrorHandlerContext context, ProducerRecord record, Exception exception,
                                              SerializationExceptionOrigin origin) {
         if (Failures.isRegistryOutage(exception)) {
-            return super.handleSerializationError(context, record, exception, origin);
+            return defaults.handleSerializationError(context, record, exception, origin);
         }
         LOG.warn("A record for {} from {}-{}@{} cannot be serialized ({}); its input goes to {}", record.topic(),
-                context.topic(), context.partition(), context.offset(), exception.getMessage(), rejectedTopic);
+                context.topic(), context.partition(), context.offset(), exception.getMessage(), rejectedTopic());
         return Response.resume(rejected(context, exception));
-    }
-
-    private java.util.List<ProducerRecord<byte[], byte[]>> rejected(ErrorHandlerContext context, Exception exception) {
-        return ScrubbedRejections.of(ExceptionHandlerUtils.maybeBuildDeadLetterQueueRecords(rejectedTopic,
-                context.sourceRawKey(), context.sourceRawValue(), context, exception), maxValueBytes, exception);
     }
 }

@@ -1,12 +1,13 @@
 package io.agentoutcomes.app.fleet;
 
+import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.AgentOutcomesService;
-import io.agentoutcomes.app.KafkaTestCluster;
+import io.agentoutcomes.app.TestServiceConfig;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
@@ -14,6 +15,7 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
+import io.agentoutcomes.client.testing.TestBroker;
 import io.agentoutcomes.topology.analytics.Figures;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -39,6 +41,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -50,18 +53,17 @@ import org.junit.jupiter.api.io.TempDir;
  * credentials, so the fleet's registry client and this test's HTTP client present them.
  */
 class FleetPipelineTest {
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
+
     @TempDir
     Path dataDir;
 
     @Test
     void everyNumberOfTheReportIsWhatTheTopicsHold() throws Exception {
-        try (KafkaTestCluster kafka = KafkaTestCluster.start();
-             AgentOutcomesService service = AgentOutcomesService.start(kafka.serviceConfig(dataDir, 2,
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 2,
                      "backoff.cap.ms", "3000", "http.auth.basic.user.info", "fleet:fl33t-pa55"))) {
-            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            while (service.streamsState() != KafkaStreams.State.RUNNING && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
+            waitForCondition(() -> service.streamsState() == KafkaStreams.State.RUNNING, 60_000, "Kafka Streams RUNNING");
             // the embedded registry takes writes only with the service's credentials: the fleet presents them
             Map<String, Object> client = new HashMap<>(service.clientConfig());
             client.putAll(service.registryClientSettings());
@@ -153,15 +155,13 @@ class FleetPipelineTest {
 
             Surfaces surfaces = new Surfaces(service);
             long outcomeCount = byType.values().stream().mapToLong(Long::longValue).sum();
-            long metersDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-            String metrics = surfaces.get("/metrics");
-            while (Surfaces.sum(metrics, "agent_outcomes_results_total", null) != outcomeCount
-                    && System.nanoTime() < metersDeadline) {
-                Thread.sleep(500);
-                metrics = surfaces.get("/metrics");
-            }
+            String[] metrics = {null};
+            waitForCondition(() -> {
+                metrics[0] = surfaces.get("/metrics");
+                return Surfaces.sum(metrics[0], "agent_outcomes_results_total", null) == outcomeCount;
+            }, 60_000, 500, () -> "agent_outcomes_results_total " + outcomeCount);
             // /metrics: the domain meters, as the Grafana panels sum them
-            String scrape = metrics;
+            String scrape = metrics[0];
             assertThat(Surfaces.sum(scrape, "agent_outcomes_results_total", null)).isEqualTo((double) outcomeCount);
             byType.forEach((type, count) -> assertThat(Surfaces.sum(scrape, "agent_outcomes_results_total",
                     "result_type=\"" + type.toUpperCase(Locale.ROOT) + "\"")).as(type).isEqualTo((double) count));
@@ -240,7 +240,7 @@ class FleetPipelineTest {
     }
 
     /** Every record of the pipeline's topics, read_committed, from the beginning to the last stable offset. */
-    private static Map<String, List<ConsumerRecord<byte[], byte[]>>> readCommitted(String bootstrap) {
+    private static Map<String, List<ConsumerRecord<byte[], byte[]>>> readCommitted(String bootstrap) throws InterruptedException {
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(Map.of("bootstrap.servers", bootstrap,
                 "isolation.level", "read_committed", "enable.auto.commit", "false", "auto.offset.reset", "earliest"),
                 new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -252,11 +252,13 @@ class FleetPipelineTest {
             Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
             Map<String, List<ConsumerRecord<byte[], byte[]>>> byTopic = new HashMap<>();
             partitions.forEach(p -> byTopic.putIfAbsent(p.topic(), new ArrayList<>()));
-            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-            while (ends.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
-                assertThat(System.nanoTime()).as("reading the topics to their ends").isLessThan(deadline);
+            waitForCondition(() -> {
+                if (ends.entrySet().stream().allMatch(e -> consumer.position(e.getKey()) >= e.getValue())) {
+                    return true;
+                }
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> byTopic.get(r.topic()).add(r));
-            }
+                return false;
+            }, 30_000, 0, () -> "reading the topics to their ends");
             return byTopic;
         }
     }

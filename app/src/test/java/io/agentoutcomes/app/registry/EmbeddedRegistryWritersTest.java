@@ -3,13 +3,13 @@ package io.agentoutcomes.app.registry;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.agentoutcomes.app.KafkaTestCluster;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.registry.CompatibilityLevel;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
+import io.agentoutcomes.client.testing.TestBroker;
 import io.agentoutcomes.topology.Topics;
 import java.io.IOException;
 import java.net.URI;
@@ -29,31 +29,21 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** Several embedded registries sharing one schemas topic, as every instance of a scaled-out service runs one. */
 class EmbeddedRegistryWritersTest {
     private static final int ROUNDS = 20;
 
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
 
     private final List<Registry> started = new ArrayList<>();
     private final HttpClient http = HttpClient.newHttpClient();
     private String topic;
-
-    @BeforeAll
-    static void startKafka() throws Exception {
-        kafka = KafkaTestCluster.start();
-    }
-
-    @AfterAll
-    static void stopKafka() throws Exception {
-        kafka.close();
-    }
 
     @BeforeEach
     void createSchemasTopic() {

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.agentoutcomes.app.KafkaTestCluster;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.client.testing.TestBroker;
 import io.agentoutcomes.topology.Topics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,7 +37,8 @@ class NpmClientsInteropTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String TOPIC = "interop-node-finished";
 
-    private static KafkaTestCluster kafka;
+    @RegisterExtension
+    static final TestBroker kafka = new TestBroker();
     private static KafkaSchemaStore store;
     private static SchemaRegistryServer registry;
 
@@ -45,7 +47,6 @@ class NpmClientsInteropTest {
 
     @BeforeAll
     static void start() throws Exception {
-        kafka = KafkaTestCluster.start();
         Map<String, Object> clients = Map.of("bootstrap.servers", kafka.bootstrapServers());
         TopicProvisioner.ensure(clients, List.of(new TopicProvisioner.TopicSpec("_schemas", 1, Topics.Cleanup.COMPACT)), (short) 1);
         store = new KafkaSchemaStore("_schemas", clients);
@@ -56,7 +57,6 @@ class NpmClientsInteropTest {
     static void stop() throws Exception {
         registry.close();
         store.close();
-        kafka.close();
     }
 
     @Test
