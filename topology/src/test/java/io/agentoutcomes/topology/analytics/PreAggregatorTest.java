@@ -70,8 +70,8 @@ class PreAggregatorTest {
     }
 
     private static ClassifiedOutcome success(String id, long inputTokens) {
-        AgentResult result = AgentResult.newBuilder().setResultId(id).setAgentId(KEY.agentId()).setTaskId("task-" + id)
-                .setExecution(ExecutionMetadata.newBuilder().setModel(KEY.model()).setProvider(KEY.provider())
+        AgentResult result = AgentResult.newBuilder().setResultId(id).setAgentId(KEY.value(Dimension.AGENT)).setTaskId("task-" + id)
+                .setExecution(ExecutionMetadata.newBuilder().setModel(KEY.value(Dimension.MODEL)).setProvider(KEY.value(Dimension.PROVIDER))
                         .setUsage(Usage.newBuilder().setInputTokens(inputTokens).setOutputTokens(7L).build()).build())
                 .setOutcome(Success.newBuilder().build()).build();
         return ClassifiedOutcome.newBuilder().setTaskId("task-" + id).setResultId(id).setAttempt(0)
