@@ -1,18 +1,15 @@
 package io.agentoutcomes.topology.ingest;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -29,21 +26,6 @@ import org.apache.kafka.streams.kstream.Produced;
  */
 public final class IngestTopology {
     private IngestTopology() {
-    }
-
-    /** Turns one JSON object into a canonical record; throws {@link InvalidInputException} for bad input. */
-    @FunctionalInterface
-    public interface Normalizer<V> {
-        V normalize(JsonNode json, RecordContext context);
-    }
-
-    /** What became of one input record. */
-    sealed interface Ingested<V> {
-        record Normalized<V>(String key, V value) implements Ingested<V> {
-        }
-
-        record Rejected<V>(byte[] value) implements Ingested<V> {
-        }
     }
 
     public static void build(StreamsBuilder builder, Topics topics) {
@@ -63,22 +45,20 @@ public final class IngestTopology {
     private static <V> void ingest(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, V> to,
                                    Topics.Topic<byte[], byte[]> rejected, Normalizer<V> normalizer, Function<V, String> keyOf,
                                    Consumer<V> bounds, InputLimits limits) {
-        KStream<byte[], Ingested<V>> ingested = builder
+        String written = "write-" + to.name() + "-from-" + from.name();
+        String refused = "reject-" + from.name();
+        KStream<Object, Object> normalized = builder
                 .stream(from.name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("read-" + from.name()))
-                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, bounds, limits.maxRecordBytes()), Named.as("normalize-" + from.name()));
-        Map<String, KStream<byte[], Ingested<V>>> branches = ingested.split(Named.as("ingest-" + from.name() + "-"))
-                .branch((key, value) -> value instanceof Ingested.Normalized<V>, Branched.as("normalized"))
-                .defaultBranch(Branched.as("rejected"));
-        branches.get("ingest-" + from.name() + "-normalized")
-                .map((key, value) -> {
-                    Ingested.Normalized<V> normalized = (Ingested.Normalized<V>) value;
-                    return KeyValue.pair(normalized.key(), normalized.value());
-                }, Named.as("canonical-" + from.name()))
-                .to(to.name(), to.produced().withName("write-" + to.name() + "-from-" + from.name()));
-        branches.get("ingest-" + from.name() + "-rejected")
-                .mapValues(value -> ((Ingested.Rejected<V>) value).value(), Named.as("rejected-value-" + from.name()))
-                .to(rejected.name(), Produced.with(Serdes.ByteArray(), Serdes.ByteArray())
-                        .withName("reject-" + from.name()));
+                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, bounds, limits.maxRecordBytes(), written, refused),
+                        Named.as("normalize-" + from.name()));
+        normalized.to(to.name(), sink(to.keySerde(), to.valueSerde(), written));
+        normalized.to(rejected.name(), sink(Serdes.ByteArray(), Serdes.ByteArray(), refused));
+    }
+
+    /** A sink of the normalizer's, named so that it forwards each record to one of them alone. */
+    @SuppressWarnings("unchecked")
+    private static Produced<Object, Object> sink(Serde<?> keySerde, Serde<?> valueSerde, String name) {
+        return Produced.with((Serde<Object>) keySerde, (Serde<Object>) valueSerde).withName(name);
     }
 
 }

@@ -1,8 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.topology.InputLimits;
-import io.agentoutcomes.topology.ingest.IngestTopology.Ingested;
-import io.agentoutcomes.topology.ingest.IngestTopology.Normalizer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -20,26 +18,32 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * Normalizes each record, or marks it rejected with the reason in its headers. Bounded before parsing (value, key,
  * headers) and after ({@code bounds}: the canonical record within {@link InputBounds}, as
  * Avro input is); a canonical record goes on with its headers scrubbed of credentials and stamped with where it was
- * read ({@link InputHeaders}).
+ * read ({@link InputHeaders}). Each record is forwarded to one of two sinks, by name: the canonical topic's
+ * (keyed by the canonical record's task, job or agent) or {@code rejected-input}'s (its bytes, scrubbed).
  */
-final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], Ingested<V>> {
+final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, Object> {
     private final Normalizer<V> normalizer;
     private final Function<V, String> keyOf;
     private final Consumer<V> bounds;
     private final int maxBytes;
     private final InputHeaders accepted = new InputHeaders();
     private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
-    private ProcessorContext<byte[], Ingested<V>> context;
+    private final String canonicalSink;
+    private final String rejectedSink;
+    private ProcessorContext<Object, Object> context;
 
-    NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, Consumer<V> bounds, int maxBytes) {
+    NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, Consumer<V> bounds, int maxBytes,
+                       String canonicalSink, String rejectedSink) {
         this.normalizer = normalizer;
+        this.canonicalSink = canonicalSink;
+        this.rejectedSink = rejectedSink;
         this.keyOf = keyOf;
         this.bounds = bounds;
         this.maxBytes = maxBytes;
     }
 
     @Override
-    public void init(ProcessorContext<byte[], Ingested<V>> context) {
+    public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
     }
 
@@ -70,8 +74,8 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], I
             Headers headers = accepted.accept(event == null ? record.headers()
                     : CloudEvents.canonicalHeaders(record.headers(), event), metadata);
             checkHeaders(headers, " (with the CloudEvent's attributes)");
-            context.forward(new Record<>(key, new Ingested.Normalized<>(keyOf.apply(canonical), canonical),
-                    record.timestamp(), headers));
+            context.forward(new Record<Object, Object>(keyOf.apply(canonical), canonical, record.timestamp(), headers),
+                    canonicalSink);
         } catch (InvalidInputException e) {
             rejectionSensor(e.kind(), metadata.topic()).record();
             Headers headers = RejectedInput.copyHeaders(record.headers());
@@ -79,8 +83,8 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], byte[], I
                     && record.value().length > maxBytes
                     ? RejectedInput.dropValue(record.value(), headers) : RejectedInput.scrubValue(record.value(), headers);
             RejectedInput.describe(headers, e, e.kind().label(), metadata);
-            context.forward(new Record<>(RejectedInput.boundedKey(key, headers), new Ingested.Rejected<>(value),
-                    record.timestamp(), headers));
+            context.forward(new Record<Object, Object>(RejectedInput.boundedKey(key, headers), value, record.timestamp(),
+                    headers), rejectedSink);
         }
     }
 
