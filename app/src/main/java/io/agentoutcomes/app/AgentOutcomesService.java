@@ -2,15 +2,14 @@ package io.agentoutcomes.app;
 
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
-import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.http.RejectionMeters;
-import io.agentoutcomes.app.http.StreamsMetricsBinding;
 import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.StoreTopics;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
+import io.agentoutcomes.app.metrics.RejectionMeters;
+import io.agentoutcomes.app.metrics.StreamsMetricsBinding;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
@@ -86,7 +85,7 @@ public final class AgentOutcomesService implements AutoCloseable {
     private String bootstrapServers;
     private String registryUrl;
     private KafkaStreams streams;
-    private HttpApiServer http;
+    private HttpApi http;
     /** Completed with the cause when Kafka Streams fails for good: the process should then exit with an error. */
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
 
@@ -122,7 +121,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         }
         // The HTTP server listens first: /health/live answers from the start (live, not ready) while the service waits
         // for Kafka and its registry, and its address is this instance's application.server, for interactive queries.
-        http = listen("http.port", config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
+        http = listen("http.port", config.httpPort(), () -> new HttpApi(config.httpHost(), config.httpPort(), security));
         resources.push(http);
         if (config.embeddedKafka()) {
             http.starting("starting the embedded Kafka broker");

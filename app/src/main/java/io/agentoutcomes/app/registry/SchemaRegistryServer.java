@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.agentoutcomes.app.http.HttpResponses;
+import io.agentoutcomes.app.http.HttpExchanges;
+import io.agentoutcomes.app.http.HttpServers;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.avro.registry.CompatibilityLevel;
 import io.agentoutcomes.avro.registry.RegisteredSchema;
@@ -76,13 +77,13 @@ public final class SchemaRegistryServer implements AutoCloseable {
         this.maxRequestBytes = maxRequestBytes;
         this.security = security;
         this.forwarder = new WriterForwarder(security);
-        this.server = HttpResponses.listen(host, port, "schema-registry-http", security.serverSslContext());
+        this.server = HttpServers.listen(host, port, "schema-registry-http", security.serverSslContext());
         server.createContext("/", this::handle);
         try {
             String advertised = advertisedHost.equals("0.0.0.0") || advertisedHost.equals("::") ? "localhost" : advertisedHost;
             store.open(security.scheme() + "://" + advertised + ":" + server.getAddress().getPort());
         } catch (RuntimeException e) {
-            HttpResponses.stop(server);
+            HttpServers.stop(server);
             throw e;
         }
         server.start();
@@ -102,7 +103,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     @Override
     public void close() {
-        HttpResponses.stop(server);
+        HttpServers.stop(server);
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -120,9 +121,9 @@ public final class SchemaRegistryServer implements AutoCloseable {
             if (answer == null) {
                 error(exchange, 404, 404, "HTTP 404 Not Found");
             } else if (answer.isTextual() && path.get(path.size() - 1).equals("schema")) {
-                HttpResponses.send(exchange, 200, CONTENT_TYPE, answer.asText());
+                HttpExchanges.send(exchange, 200, CONTENT_TYPE, answer.asText());
             } else {
-                HttpResponses.send(exchange, 200, CONTENT_TYPE, answer.toString());
+                HttpExchanges.send(exchange, 200, CONTENT_TYPE, answer.toString());
             }
         } catch (SchemaRegistryException e) {
             error(exchange, e.status(), e.errorCode(), e.getMessage());
@@ -204,7 +205,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     return null;
                 }
                 if (method.equals("GET")) {
-                    boolean defaultToGlobal = Boolean.parseBoolean(HttpResponses.query(exchange).get("defaultToGlobal"));
+                    boolean defaultToGlobal = Boolean.parseBoolean(HttpExchanges.query(exchange).get("defaultToGlobal"));
                     CompatibilityLevel level = subject == null ? state.globalCompatibility()
                             : state.subjectCompatibility(subject)
                                     .or(() -> defaultToGlobal ? Optional.of(state.globalCompatibility()) : Optional.empty())
@@ -229,7 +230,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
                     List<String> errors = state.compatibilityErrors(path.get(2), path.get(4),
                             schemaOf(body(exchange)));
                     ObjectNode answer = JSON.createObjectNode().put("is_compatible", errors.isEmpty());
-                    if (Boolean.parseBoolean(HttpResponses.query(exchange).get("verbose"))) {
+                    if (Boolean.parseBoolean(HttpExchanges.query(exchange).get("verbose"))) {
                         answer.set("messages", array(errors));
                     }
                     return answer;
@@ -321,7 +322,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     /** The request body, refused with 413 past {@code maxRequestBytes}. */
     private String body(HttpExchange exchange) throws IOException {
-        return HttpResponses.body(exchange, maxRequestBytes).orElseThrow(() -> new SchemaRegistryException(413, 413,
+        return HttpExchanges.body(exchange, maxRequestBytes).orElseThrow(() -> new SchemaRegistryException(413, 413,
                 "The request body is larger than " + maxRequestBytes + " bytes"));
     }
 
@@ -368,7 +369,7 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     private static void error(HttpExchange exchange, int status, int errorCode, String message) throws IOException {
-        HttpResponses.send(exchange, status, CONTENT_TYPE,
+        HttpExchanges.send(exchange, status, CONTENT_TYPE,
                 JSON.createObjectNode().put("error_code", errorCode).put("message", message).toString());
     }
 
