@@ -151,7 +151,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(BACKOFF_MULTIPLIER, Type.DOUBLE, BACKOFF_DEFAULTS.multiplier(), new Check("at least 1", v -> (Double) v >= 1, (n, v) -> n + " must be at least 1, was " + v).saying("backoff settings: "), "delay = min(base * multiplier^attempt, cap).")
             .define(BACKOFF_JITTER, Type.DOUBLE, BACKOFF_DEFAULTS.jitter(), Check.between(0.0, 1.0).saying("backoff settings: "), "Spread of computed delays: 0.1 is up to ±10 %.")
             .group(RETRY)
-            .define(RETRY_TIERS, Type.LIST, null, Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> PolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>). Not set: one per backoff base and the cap, then long.")
+            .define(RETRY_TIERS, Type.LIST, null, Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> RetryPolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>). Not set: one per backoff base and the cap, then long.")
             .define(RETRY_MAX_DELAY_MS, Type.LONG, RetryPolicy.DEFAULT_MAX_DELAY.toMillis(), Check.notNegative(), "The longest a retry may wait; a longer one is a stop, dead-lettered with rule delay-out-of-range.")
             .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, RetrySchedulerTopology.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
             .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, RetrySchedulerTopology.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")

@@ -89,8 +89,8 @@ public final class ConfigLoader {
                 config.getInt(EMBEDDED_REGISTRY_PORT), config.getInt(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES),
                 LogFormat.valueOf(config.getString(AgentOutcomesConfig.LOG_FORMAT).trim().toUpperCase(Locale.ROOT)),
                 httpSecurity(config, httpHost),
-                PolicyConfig.parse(config, families), PolicyConfig.analytics(config), PolicyConfig.replay(config),
-                PolicyConfig.input(config), new TaskRetention(
+                RetryPolicyConfig.parse(config, families), TopologySettings.analytics(config), TopologySettings.replay(config),
+                TopologySettings.input(config), new TaskRetention(
                         Duration.ofMillis(config.getLong(TaskRetention.RETENTION_CONFIG)),
                         Duration.ofMillis(config.getLong(TaskRetention.SWEEP_INTERVAL_CONFIG)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),

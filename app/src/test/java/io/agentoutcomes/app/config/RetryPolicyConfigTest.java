@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-class PolicyConfigTest {
+class RetryPolicyConfigTest {
 
     private static RetryPolicy load(Map<String, String> settings) {
         return ConfigLoader.load(Optional.empty(), Map.of(), settings).retryPolicy();

@@ -2,8 +2,6 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorHandling;
-import io.agentoutcomes.topology.InputLimits;
-import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
@@ -12,7 +10,6 @@ import io.agentoutcomes.topology.classify.ErrorCode;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
-import io.agentoutcomes.topology.replay.ReplayLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,7 +21,7 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * Turns the classification, backoff, retry, analytics, replay and input settings into the topology's values. The
+ * Turns the classification, backoff and retry settings into the topology's {@link RetryPolicy}. The
  * settings are declared in {@link AgentOutcomesConfig} (defaults, validators); the ones named per code, category or
  * agent ({@link AgentOutcomesConfig#FAMILIES}) are parsed here, where their parts are understood:
  *
@@ -40,9 +37,9 @@ import java.util.stream.Collectors;
  * {@code max.retries} counts failures as seed 002 does (5: at most 5 attempts, 4 retries); {@code max.attempts} is the
  * same number under the name Temporal and Spring Retry use, and only one of them may be set.
  */
-public final class PolicyConfig {
+public final class RetryPolicyConfig {
 
-    private PolicyConfig() {
+    private RetryPolicyConfig() {
     }
 
     /**
@@ -73,23 +70,6 @@ public final class PolicyConfig {
                 DailyLimit.valueOf(config.getString(AgentOutcomesConfig.POLICY_DAILY_LIMIT).trim().toUpperCase(Locale.ROOT)),
                 new ConfidencePolicy(config.getDouble(ConfidencePolicy.RETRY_BELOW_CONFIG),
                         config.getDouble(ConfidencePolicy.VERIFY_BELOW_CONFIG)));
-    }
-
-    public static AnalyticsSettings analytics(AgentOutcomesConfig config) {
-        return new AnalyticsSettings(Duration.ofMillis(config.getLong(AgentOutcomesConfig.ANALYTICS_FLUSH_INTERVAL_MS)),
-                Duration.ofMillis(config.getLong(AgentOutcomesConfig.ANALYTICS_GRACE_MS)),
-                config.getInt(AgentOutcomesConfig.ANALYTICS_MAX_LABEL_SETS),
-                config.getBoolean(AgentOutcomesConfig.ANALYTICS_ENABLED));
-    }
-
-    public static ReplayLimits replay(AgentOutcomesConfig config) {
-        return new ReplayLimits(config.getInt(AgentOutcomesConfig.REPLAY_MAX_PAYLOAD_BYTES),
-                config.getInt(AgentOutcomesConfig.REPLAY_MAX_REASON_CHARS),
-                config.getInt(AgentOutcomesConfig.REPLAY_MAX_STATE_BYTES));
-    }
-
-    public static InputLimits input(AgentOutcomesConfig config) {
-        return new InputLimits(config.getInt(InputLimits.MAX_RECORD_BYTES_CONFIG));
     }
 
     private static ErrorPolicy policy(Map<String, String> settings, String prefix, ErrorPolicy start) {
