@@ -1,6 +1,6 @@
 package io.agentoutcomes.app;
 
-import io.agentoutcomes.app.health.HealthRoutes;
+import io.agentoutcomes.app.http.health.HealthRoutes;
 import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.HttpApiServer.Endpoint;
 import io.agentoutcomes.app.http.HttpSecurity;

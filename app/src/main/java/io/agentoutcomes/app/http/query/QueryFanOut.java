@@ -1,6 +1,6 @@
 package io.agentoutcomes.app.http.query;
 
-import io.agentoutcomes.app.health.StreamsHealth;
+import io.agentoutcomes.app.http.health.StreamsHealth;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.StoreTopics;

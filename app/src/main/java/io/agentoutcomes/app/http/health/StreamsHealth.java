@@ -1,4 +1,4 @@
-package io.agentoutcomes.app.health;
+package io.agentoutcomes.app.http.health;
 
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import org.apache.kafka.streams.KafkaStreams;

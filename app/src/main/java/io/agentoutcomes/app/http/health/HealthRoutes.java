@@ -1,4 +1,4 @@
-package io.agentoutcomes.app.health;
+package io.agentoutcomes.app.http.health;
 
 import static io.agentoutcomes.app.http.HttpApiServer.get;
 
