@@ -48,4 +48,17 @@ class AvroJsonTest {
         assertThat(AvroJson.toJson(buffer.slice()).asText()).isEqualTo("AQID");
         assertThat(AvroJson.toJson(buffer).asText()).isEqualTo("AQID");
     }
+
+    @Test
+    void moneyIsReadFromItsBufferPositionToItsLimit() {
+        ByteBuffer amount = Money.toBytes(new BigDecimal("1.5"));
+        ByteBuffer padded = ByteBuffer.allocate(amount.remaining() + 4);
+        padded.put(new byte[] {9, 9}).put(amount.duplicate()).put(new byte[] {9, 9});
+        padded.position(2).limit(2 + amount.remaining());
+        Cost cost = Cost.newBuilder().setTotal(padded.slice()).setSource(CostSource.REPORTED).build();
+        Cost offset = Cost.newBuilder().setTotal(padded).setSource(CostSource.REPORTED).build();
+
+        assertThat(AvroJson.toJson(cost).get("total").decimalValue()).isEqualByComparingTo("1.5");
+        assertThat(AvroJson.toJson(offset).get("total").decimalValue()).isEqualByComparingTo("1.5");
+    }
 }
