@@ -3,35 +3,22 @@ package io.agentoutcomes.app;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
-import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.http.RejectionMeters;
-import io.agentoutcomes.app.http.StreamsMetricsBinding;
 import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.StoreTopics;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
+import io.agentoutcomes.app.metrics.ServiceMeterRegistry;
+import io.agentoutcomes.app.metrics.StreamsMetricsBinding;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
-import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
-import io.agentoutcomes.app.streams.InstanceName;
-import io.agentoutcomes.app.streams.RejectingDeserializationHandler;
-import io.agentoutcomes.app.streams.RejectingProcessingHandler;
-import io.agentoutcomes.app.streams.RejectingProductionHandler;
+import io.agentoutcomes.app.registry.TopicSchemas;
 import io.agentoutcomes.app.streams.StreamThreadFailureHandler;
-import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryUnavailableException;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.avro.serde.WireFormat;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.BindException;
@@ -47,7 +34,6 @@ import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -74,20 +60,12 @@ public final class AgentOutcomesService implements AutoCloseable {
     private static final Duration RETRY_EVERY = Duration.ofSeconds(2);
     /** How long a clean stop waits for the stream threads' last commit and for leaving the group. */
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
-    /** The service's {@code num.stream.threads} unless set (Kafka Streams' own default is 1). */
-    public static final int DEFAULT_STREAM_THREADS = 2;
-    /**
-     * The service's {@code session.timeout.ms} unless set (Kafka's own default is 45 s): the least a broker allows by
-     * default ({@code group.min.session.timeout.ms}), with a heartbeat every 2 s.
-     */
-    public static final int DEFAULT_SESSION_TIMEOUT_MS = 6_000;
-
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private final AppConfig config;
     private String bootstrapServers;
     private String registryUrl;
     private KafkaStreams streams;
-    private HttpApiServer http;
+    private HttpApi http;
     /** Completed with the cause when Kafka Streams fails for good: the process should then exit with an error. */
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
 
@@ -123,7 +101,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         }
         // The HTTP server listens first: /health/live answers from the start (live, not ready) while the service waits
         // for Kafka and its registry, and its address is this instance's application.server, for interactive queries.
-        http = listen(AgentOutcomesConfig.HTTP_PORT, config.httpPort(), () -> new HttpApiServer(config.httpHost(), config.httpPort(), security));
+        http = listen(AgentOutcomesConfig.HTTP_PORT, config.httpPort(), () -> new HttpApi(config.httpHost(), config.httpPort(), security));
         resources.push(http);
         if (config.embeddedKafka()) {
             http.starting("starting the embedded Kafka broker");
@@ -161,27 +139,21 @@ public final class AgentOutcomesService implements AutoCloseable {
         StartupWait.until(config.embeddedRegistry() ? "the embedded schema registry at " + registryUrl
                         : "the schema registry at " + avroSerdeConfig.newClient().describe() + " (schema.registry.url)",
                 () -> {
-                    registerSchemas(topics, avroSerdeConfig);
+                    TopicSchemas.register(topics, avroSerdeConfig);
                     return null;
                 }, e -> e instanceof SchemaRegistryUnavailableException, http::starting, RETRY_EVERY);
 
         http.starting("starting Kafka Streams");
         HostInfo self = new HostInfo(config.httpAdvertisedHost(), http.port());
-        Properties streamsProperties = streamsProperties(topics);
+        Properties streamsProperties = StreamsProperties.of(config, clientConfig(), topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         Topology topology = AgentOutcomesTopology.build(topics, config.pipeline(), streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
         streams = new KafkaStreams(topology, streamsProperties);
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        metrics.config().meterFilter(RejectionMeters.binderCopies());
-        resources.push(metrics::close);
-        new JvmMemoryMetrics().bindTo(metrics);
-        new JvmThreadMetrics().bindTo(metrics);
-        new ProcessorMetrics().bindTo(metrics);
-        JvmGcMetrics gcMetrics = new JvmGcMetrics();
-        gcMetrics.bindTo(metrics);
-        resources.push(gcMetrics::close);
+        ServiceMeterRegistry meters = new ServiceMeterRegistry();
+        resources.push(meters);
+        PrometheusMeterRegistry metrics = meters.registry();
         StreamsMetricsBinding streamsMetrics = new StreamsMetricsBinding(streams, metrics);
         resources.push(streamsMetrics);
         // Kafka Streams closes first: its last commit must not meet a metrics binder already closed.
@@ -234,22 +206,6 @@ public final class AgentOutcomesService implements AutoCloseable {
         return cause;
     }
 
-    /**
-     * Registers the value schema of every Avro topic, so producers that do not register schemas themselves
-     * ({@code auto.register.schemas=false}) find them; with that setting on the service too, only checks they are there.
-     */
-    private static void registerSchemas(Topics topics, AvroSerdeConfig serdeConfig) {
-        SchemaRegistryClient registry = serdeConfig.newClient();
-        for (Topics.Topic<?, ?> topic : topics.all()) {
-            topic.valueSchema().ifPresent(schema -> {
-                String subject = WireFormat.subject(topic.name(), false);
-                int id = serdeConfig.autoRegister() ? registry.register(subject, schema.toString())
-                        : registry.idOf(subject, schema.toString());
-                LOG.info("Schema {} is id {} under subject {}", schema.getFullName(), id, subject);
-            });
-        }
-    }
-
     private interface Server<T> {
         T start() throws IOException;
     }
@@ -283,43 +239,6 @@ public final class AgentOutcomesService implements AutoCloseable {
         Map<String, Object> clients = new HashMap<>(config.kafka());
         clients.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         return clients;
-    }
-
-    private Properties streamsProperties(Topics topics) {
-        Properties props = new Properties();
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toAbsolutePath().toString());
-        props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingDeserializationHandler.class);
-        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProcessingHandler.class);
-        props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProductionHandler.class);
-        // The handlers keep no rejected value longer than the input limit (see ScrubbedRejections).
-        props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
-        props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
-        props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
-        props.put(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES, String.valueOf(config.rocksDbMemoryBytes()));
-        // A task reads many topics, most of them empty at any moment (node events, continuation events, the delay
-        // tiers, the re-keying topics); with the default (0) Kafka Streams checks, and formats a message about, every
-        // empty partition before each record (17 % of the stream thread in the profile, docs/benchmarks.md), and
-        // waits for their lag. No stage needs records ordered by time across partitions: each task's state is its
-        // own, and the analytics windows take late records within their grace.
-        props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, StreamsConfig.MAX_TASK_IDLE_MS_DISABLED);
-        // Two stream threads: the classification tasks and the analytics' merge tasks run side by side (measured in
-        // docs/benchmarks.md: 28 % more throughput than one thread on two cores; no gain without the analytics).
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, DEFAULT_STREAM_THREADS);
-        // Back in seconds after a crash: a static member (a name kept in the data directory) restarted takes its
-        // partitions back at once instead of waiting out its dead self's session (45 s by Kafka's default); a member
-        // that does not come back loses them after 6 s. With several instances, a standby of every task is kept warm
-        // on another, so the one that takes a task over does not restore it from the changelog first.
-        props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, InstanceName.of(config.dataDir()));
-        props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS);
-        props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS / 3);
-        props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
-        if (config.replicationFactor() > 0) {
-            props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
-        }
-        props.putAll(clientConfig());
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, config.applicationId());
-        return props;
     }
 
     public String bootstrapServers() {

@@ -1,6 +1,6 @@
 package io.agentoutcomes.bench;
 
-import io.agentoutcomes.app.AgentOutcomesService;
+import io.agentoutcomes.app.StreamsProperties;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.TopicNames;
@@ -39,7 +39,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputSuite.Result>> {
 
     @Option(names = "--threads", split = ",", description = "num.stream.threads of both applications (default: ${DEFAULT-VALUE}, the "
             + "service's).")
-    List<Integer> threads = new ArrayList<>(List.of(AgentOutcomesService.DEFAULT_STREAM_THREADS));
+    List<Integer> threads = new ArrayList<>(List.of(StreamsProperties.DEFAULT_STREAM_THREADS));
 
     @Option(names = "--tasks", split = ",", description = "Distinct task ids in the records (default: ${DEFAULT-VALUE}).")
     List<Long> tasks = new ArrayList<>(List.of(1000L));

@@ -156,7 +156,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(BACKOFF_MULTIPLIER, Type.DOUBLE, BACKOFF_DEFAULTS.multiplier(), new Check("at least 1", v -> (Double) v >= 1, (n, v) -> n + " must be at least 1, was " + v).saying("backoff settings: "), "delay = min(base * multiplier^attempt, cap).")
             .define(BACKOFF_JITTER, Type.DOUBLE, BACKOFF_DEFAULTS.jitter(), Check.between(0.0, 1.0).saying("backoff settings: "), "Spread of computed delays: 0.1 is up to ±10 %.")
             .group(RETRY)
-            .define(RETRY_TIERS, Type.LIST, RetryTiers.DEFAULT_BOUNDS.stream().map(RetryTiers::name).toList(), Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> PolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>, then retry-delay-long); no backoff setting changes them.")
+            .define(RETRY_TIERS, Type.LIST, RetryTiers.DEFAULT_BOUNDS.stream().map(RetryTiers::name).toList(), Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> RetryPolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>, then retry-delay-long); no backoff setting changes them.")
             .define(RETRY_MAX_DELAY_MS, Type.LONG, RetryPolicy.DEFAULT_MAX_DELAY.toMillis(), Check.notNegative(), "The longest a retry may wait; a longer one is a stop, dead-lettered with rule delay-out-of-range.")
             .define(RETRY_SCHEDULER_INTERVAL_MS, Type.LONG, SchedulerSettings.DEFAULT_CHECK_INTERVAL.toMillis(), Check.atLeast(1), "How often the scheduler checks for due retries.")
             .define(RETRY_SCHEDULER_MAX_PER_CHECK, Type.INT, SchedulerSettings.DEFAULT_MAX_PER_CHECK, Check.between(1, 1_000_000), "Due retries one check forwards at most; the next check resumes there.")

@@ -88,8 +88,8 @@ public final class ConfigLoader {
                 config.getInt(EMBEDDED_REGISTRY_PORT), config.getInt(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES),
                 LogFormat.valueOf(config.getString(AgentOutcomesConfig.LOG_FORMAT).trim().toUpperCase(Locale.ROOT)),
                 httpSecurity(config, httpHost),
-                PolicyConfig.parse(config, families), PolicyConfig.scheduler(config), PolicyConfig.analytics(config), PolicyConfig.replay(config),
-                PolicyConfig.input(config), new TaskRetention(
+                RetryPolicyConfig.parse(config, families), RetryPolicyConfig.scheduler(config), TopologySettings.analytics(config),
+                TopologySettings.replay(config), TopologySettings.input(config), new TaskRetention(
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_RETENTION_MS)),
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_SWEEP_INTERVAL_MS)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),

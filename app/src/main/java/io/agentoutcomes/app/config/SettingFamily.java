@@ -7,7 +7,7 @@ import org.apache.kafka.common.config.ConfigDef;
  * Settings whose names carry a value, one per error code, category or agent ({@code policy.code.<code>}): a
  * {@code ConfigDef} declares names, so each family is declared here once, as the pattern the settings table shows
  * and a test for whether a name belongs to it. Their values are parsed where the name's parts are understood
- * ({@link PolicyConfig}).
+ * ({@link RetryPolicyConfig}).
  *
  * @param pattern  the names, as the settings table shows them, e.g. {@code policy.code.<code>}
  * @param example  one name of the family, whose environment variable the table shows

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agentoutcomes.app.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.logging.Logging;
-import io.agentoutcomes.app.http.AvroJson;
+import io.agentoutcomes.app.http.query.AvroJson;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.NodeFinished;

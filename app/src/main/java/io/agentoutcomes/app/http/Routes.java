@@ -1,7 +1,5 @@
 package io.agentoutcomes.app.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import java.io.IOException;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -9,28 +7,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The HTTP API's route table: each route a path pattern ({@code /jobs/{id}/completed}: literal segments and named
- * ones), the threads that answer it, who may ask, and its handler. The first route that matches answers; GET and HEAD only.
+ * A route table, shared by the HTTP API and the embedded schema registry: each route a method, a path pattern
+ * ({@code /jobs/{id}/completed}: literal segments and named ones) and what answers it (the server's own kind of
+ * handler). The first route that matches answers.
  */
-final class Routes {
-    /** The threads a route is answered on: health and metrics apart from queries, so slow queries cannot starve them. */
-    enum Pool { PROBES, QUERIES }
-
-    /** Who a route answers: anyone (health), anyone unless metrics are protected, or only requests with the credentials. */
-    enum Access { PUBLIC, METRICS, CREDENTIALS }
-
-    interface Handler {
-        void handle(HttpExchange exchange, Map<String, String> path) throws IOException;
-    }
-
-    record Route(List<String> pattern, Pool pool, Access access, Handler handler) {
-        static Route of(String pattern, Pool pool, Access access, Handler handler) {
-            return new Route(Arrays.stream(pattern.split("/")).filter(s -> !s.isEmpty()).toList(), pool, access, handler);
+public final class Routes<T> {
+    /** One route: {@code target} answers {@code method} on the paths {@code pattern} matches. */
+    public record Route<T>(String method, List<String> pattern, T target) {
+        public static <T> Route<T> of(String method, String pattern, T target) {
+            return new Route<>(method, Arrays.stream(pattern.split("/")).filter(s -> !s.isEmpty()).toList(), target);
         }
 
         /** The named segments of a path this route matches, or empty. */
-        Optional<Map<String, String>> match(List<String> segments) {
-            if (segments.size() != pattern.size()) {
+        Optional<Map<String, String>> match(String method, List<String> segments) {
+            if (!this.method.equals(method) || segments.size() != pattern.size()) {
                 return Optional.empty();
             }
             Map<String, String> named = new HashMap<>();
@@ -47,20 +37,24 @@ final class Routes {
     }
 
     /** A route and the named segments of the path it matched. */
-    record Match(Route route, Map<String, String> path) {
+    public record Match<T>(Route<T> route, Map<String, String> path) {
+        public T target() {
+            return route.target();
+        }
     }
 
-    private final List<Route> routes;
+    private final List<Route<T>> routes;
 
-    Routes(List<Route> routes) {
+    public Routes(List<Route<T>> routes) {
         this.routes = List.copyOf(routes);
     }
 
-    Optional<Match> find(List<String> segments) {
-        for (Route route : routes) {
-            Optional<Map<String, String>> named = route.match(segments);
+    /** The first route for this method and path, with the path's named segments. */
+    public Optional<Match<T>> find(String method, List<String> segments) {
+        for (Route<T> route : routes) {
+            Optional<Map<String, String>> named = route.match(method, segments);
             if (named.isPresent()) {
-                return Optional.of(new Match(route, named.get()));
+                return Optional.of(new Match<>(route, named.get()));
             }
         }
         return Optional.empty();

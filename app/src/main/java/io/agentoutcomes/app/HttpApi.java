@@ -1,0 +1,101 @@
+package io.agentoutcomes.app;
+
+import io.agentoutcomes.app.http.health.HealthRoutes;
+import io.agentoutcomes.app.http.HttpApiServer;
+import io.agentoutcomes.app.http.HttpApiServer.Endpoint;
+import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.app.http.Routes.Route;
+import io.agentoutcomes.app.http.pages.PageRoutes;
+import io.agentoutcomes.app.http.query.AnalyticsQueries;
+import io.agentoutcomes.app.http.query.JobQueries;
+import io.agentoutcomes.app.http.query.QueryFanOut;
+import io.agentoutcomes.app.http.query.QueryRoutes;
+import io.agentoutcomes.app.http.query.QueryUnavailable;
+import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.metrics.MetricsRoute;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadPoolExecutor;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.state.HostInfo;
+
+/**
+ * The service's HTTP API: one {@link HttpApiServer} answering the routes of health ({@link HealthRoutes}), metrics
+ * ({@link MetricsRoute}), queries ({@link QueryRoutes}) and pages ({@link PageRoutes}), in that order. It listens from
+ * the start; until Kafka Streams is {@link #attach attached} the health routes say what the service is doing and the
+ * others answer 503.
+ */
+public final class HttpApi implements AutoCloseable {
+    private final HealthRoutes health = new HealthRoutes();
+    private final HttpSecurity security;
+    private final HttpApiServer server;
+    private volatile Attached attached;
+
+    /** What answers once Kafka Streams is there. */
+    private record Attached(QueryRoutes queries, PageRoutes pages, MetricsRoute metrics) {
+    }
+
+    /** Plain HTTP, open to anyone who reaches it ({@link HttpSecurity#none}): for a loopback address. */
+    public HttpApi(String host, int port) throws IOException {
+        this(host, port, HttpSecurity.none());
+    }
+
+    /** Listens on {@code host:port} with the credentials and TLS of {@code security}. */
+    public HttpApi(String host, int port, HttpSecurity security) throws IOException {
+        List<Route<Endpoint>> routes = new ArrayList<>(health.routes());
+        routes.add(MetricsRoute.route(() -> attached().metrics()));
+        routes.addAll(PageRoutes.routes(() -> attached().pages()));
+        routes.addAll(QueryRoutes.routes(() -> attached().queries()));
+        this.security = security;
+        this.server = new HttpApiServer(host, port, security, routes);
+    }
+
+    /** Says what the service is doing while it starts, before {@link #attach} ({@link HealthRoutes#starting}). */
+    public void starting(String what) {
+        health.starting(what);
+    }
+
+    /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
+    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets,
+                       RestoreTracker restores, Map<String, Set<String>> storeTopics) {
+        QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
+        JobQueries jobs = new JobQueries(fanOut);
+        AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
+        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, maxLabelSets);
+        health.attach(streams, restores);
+        attached = new Attached(new QueryRoutes(jobs, analytics, self.host() + ":" + self.port()),
+                new PageRoutes(jobs, analytics), meters);
+    }
+
+    private Attached attached() {
+        Attached now = attached;
+        if (now == null) {
+            throw new QueryUnavailable("the service is starting");
+        }
+        return now;
+    }
+
+    /** The base URL, e.g. {@code http://127.0.0.1:8080} ({@code https://} with TLS). */
+    public String url() {
+        return server.url();
+    }
+
+    /** The port listened on (the configured one, or the one picked for port 0). */
+    public int port() {
+        return server.port();
+    }
+
+    /** The query threads (a test fills them to show the probes still answer). */
+    ThreadPoolExecutor queryThreads() {
+        return server.queryThreads();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}

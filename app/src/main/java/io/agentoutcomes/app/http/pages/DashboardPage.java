@@ -1,0 +1,204 @@
+package io.agentoutcomes.app.http.pages;
+
+import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.app.http.query.AnalyticsQueries.Series;
+import io.agentoutcomes.avro.JobReplayState;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.DoubleFunction;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The dashboard at {@code GET /}: cost and tokens over time per model (1-minute windows), retry rate and dead letters
+ * per agent, the slowest and most expensive agents (running totals), and links to the job timelines. Drawn as inline
+ * SVG from the analytics API's data; no script, no CDN.
+ */
+public final class DashboardPage {
+    private static final String[] PALETTE = {"#1565c0", "#2e7d32", "#c62828", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037"};
+    /** How to send data, said once, on a dashboard with nothing yet. */
+    static final String HOW_TO_SEND = "<p class=\"muted\">Send some: <code>java -jar app/target/agent-outcomes.jar "
+            + "fleet</code> publishes a simulated fleet to this service; any producer can publish JSON to "
+            + "<code>agent-results-json</code> (see the README, \"Publish a result\").</p>";
+    /** What a chart without data says, while other charts have some. */
+    static final String EMPTY = "<p class=\"muted empty\">No data yet.</p>";
+
+    private DashboardPage() {
+    }
+
+    public static String render(List<Series> costByModel, List<Series> totalsByAgent,
+                                List<JobReplayState> recentJobs) {
+        StringBuilder html = Html.head("agent-outcomes")
+                .append("<h1>agent-outcomes</h1><p class=\"muted\">Cost, tokens and retries of the agent fleet. ")
+                .append("<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a> · <a href=\"/metrics\">/metrics</a> · ")
+                .append("<a href=\"/ui/jobs\">jobs</a></p>");
+        if (costByModel.isEmpty() && totalsByAgent.isEmpty() && recentJobs.isEmpty()) {
+            // One card says how to send data; the charts come when there is something to draw.
+            return html.append("<div class=\"card\" id=\"empty-state\"><h2>Nothing received yet</h2>").append(HOW_TO_SEND)
+                    .append("<p class=\"muted\">Or run <code>java -jar app/target/agent-outcomes.jar demo</code>: the service "
+                            + "and a fleet in one process.</p></div></body></html>").toString();
+        }
+        html.append("<div class=\"grid\">");
+        // a group with neither cost nor tokens (the workflow nodes' model "unknown" alone) is no line of these charts
+        List<Series> models = costByModel.stream().filter(series -> series.points().stream()
+                .anyMatch(m -> m.getCostTotal().signum() != 0 || m.getTotalTokens() != 0)).toList();
+        html.append(card("Cost per model, USD per minute", "cost-chart",
+                lineChart(models, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
+        html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(models, m -> m.getTotalTokens(),
+                v -> count(v) + " tok")));
+        List<AgentMetrics> agents = new ArrayList<>();
+        totalsByAgent.forEach(series -> agents.addAll(series.points()));
+        html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents,
+                m -> m.getAttempts() == 0 ? 0 : (double) m.getRetries() / m.getAttempts(), v -> String.format(Locale.ROOT, "%.0f %%", v * 100))));
+        html.append(card("Dead letters per agent", "dead-letter-chart", barChart(agents,
+                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), DashboardPage::count)));
+        html.append(card("Slowest agents (p99 duration)", "slowest", table(agents,
+                Comparator.comparing((AgentMetrics m) -> m.getDurationP99Ms() == null ? -1 : m.getDurationP99Ms()).reversed(),
+                m -> m.getDurationP99Ms() == null ? "—" : count(m.getDurationP99Ms()) + " ms", "p99")));
+        html.append(card("Most expensive agents (total cost)", "most-expensive", table(agents,
+                Comparator.comparing(AgentMetrics::getCostTotal).reversed(),
+                m -> dollars(m.getCostTotal().doubleValue()), "cost")));
+        StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
+        for (JobReplayState job : recentJobs) {
+            jobs.append("<tr><td><a href=\"/ui/jobs/").append(URLEncoder.encode(job.getJobId(),
+                    StandardCharsets.UTF_8)).append("\">").append(Html.escape(job.getJobId()))
+                    .append("</a></td><td>").append(JobStatusView.of(job).html()).append("</td></tr>");
+        }
+        html.append(card("Recent jobs", "jobs-card", recentJobs.isEmpty() ? "<p class=\"muted\">No jobs yet.</p>"
+                : jobs.append("</table>").toString()));
+        return html.append("</div></body></html>").toString();
+    }
+
+    private static String card(String title, String id, String body) {
+        return "<div class=\"card\" id=\"" + id + "\"><h2>" + Html.escape(title) + "</h2>" + body + "</div>";
+    }
+
+    /** One line per series over its windows, a dot on every point (so one point shows), axes with units. */
+    static String lineChart(List<Series> series, ToDoubleFunction<AgentMetrics> value,
+                            DoubleFunction<String> unit) {
+        if (series.isEmpty()) {
+            return EMPTY;
+        }
+        long minX = Long.MAX_VALUE;
+        long maxX = Long.MIN_VALUE;
+        double maxY = 0;
+        for (Series s : series) {
+            for (AgentMetrics point : s.points()) {
+                long x = point.getWindowStart() == null ? 0 : point.getWindowStart();
+                minX = Math.min(minX, x);
+                maxX = Math.max(maxX, x);
+                maxY = Math.max(maxY, value.applyAsDouble(point));
+            }
+        }
+        double left = 78;
+        double width = 460;
+        double top = 10;
+        double height = 170;
+        double spanY = maxY <= 0 ? 1 : maxY;
+        StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 215\" width=\"100%\" role=\"img\">");
+        for (int tick = 0; tick <= 2; tick++) {
+            double y = top + height - tick * height / 2;
+            svg.append(String.format(Locale.ROOT, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>",
+                    left, y, left + width, y, tick == 0 ? "#999" : "#eee"));
+            svg.append(String.format(Locale.ROOT, "<text class=\"y-label\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+                    left - 6, y + 4, Html.escape(unit.apply(spanY * tick / 2))));
+        }
+        svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\">%s</text>", left, time(minX)));
+        if (maxX > minX) {
+            // Under the last point: each point is drawn at its window's start, and so labelled.
+            svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\" text-anchor=\"end\">%s</text>",
+                    left + width, time(maxX)));
+        }
+        StringBuilder legend = new StringBuilder("<div class=\"legend\">");
+        for (int i = 0; i < series.size(); i++) {
+            Series s = series.get(i);
+            String colour = PALETTE[i % PALETTE.length];
+            StringBuilder points = new StringBuilder();
+            StringBuilder dots = new StringBuilder();
+            for (AgentMetrics point : s.points()) {
+                long x = point.getWindowStart() == null ? 0 : point.getWindowStart();
+                double px = maxX == minX ? left + width / 2 : left + (double) (x - minX) / (maxX - minX) * width;
+                double v = value.applyAsDouble(point);
+                double py = top + height - v / spanY * height;
+                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
+                dots.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">"
+                        + "<title>%s %s: %s</title></circle>", px, py, colour, Html.escape(s.name()),
+                        time(x), Html.escape(unit.apply(v))));
+            }
+            svg.append("<polyline class=\"series\" data-series=\"").append(Html.escape(s.name()))
+                    .append("\" fill=\"none\" stroke-width=\"2\" stroke=\"").append(colour).append("\" points=\"")
+                    .append(points.toString().trim()).append("\"/>").append(dots);
+            legend.append("<span><i class=\"swatch\" style=\"background:").append(colour).append("\"></i>")
+                    .append(Html.escape(s.name())).append("</span>");
+        }
+        return svg.append("</svg>").toString() + legend.append(" <span class=\"muted\">per 1-minute window, UTC</span></div>");
+    }
+
+    private static String time(long epochMillis) {
+        return DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC)
+                .format(Instant.ofEpochMilli(epochMillis));
+    }
+
+    /** US dollars: cents from a dollar up, three significant digits below. */
+    static String dollars(double usd) {
+        if (usd == 0) {
+            return "$0";
+        }
+        if (usd >= 1) {
+            return String.format(Locale.ROOT, "$%,.2f", usd);
+        }
+        return "$" + new BigDecimal(usd).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /** A count with thousands separators. */
+    static String count(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    /** One horizontal bar per agent. */
+    static String barChart(List<AgentMetrics> agents, ToDoubleFunction<AgentMetrics> value,
+                           DoubleFunction<String> label) {
+        if (agents.isEmpty()) {
+            return EMPTY;
+        }
+        double max = agents.stream().mapToDouble(value).max().orElse(0);
+        StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 ").append(agents.size() * 26 + 6)
+                .append("\" width=\"100%\" role=\"img\">");
+        for (int i = 0; i < agents.size(); i++) {
+            AgentMetrics agent = agents.get(i);
+            double v = value.applyAsDouble(agent);
+            // a zero still draws a sliver, so every agent has a mark; its label says 0
+            double w = Math.max(2, max <= 0 ? 0 : v / max * 330);
+            int y = i * 26 + 4;
+            svg.append("<text x=\"0\" y=\"").append(y + 14).append("\">").append(Html.escape(agent.getAgentId()))
+                    .append("</text><rect class=\"bar\" data-agent=\"").append(Html.escape(agent.getAgentId()))
+                    .append("\" x=\"150\" y=\"").append(y).append("\" height=\"18\" width=\"")
+                    .append(String.format(Locale.ROOT, "%.1f", w)).append("\" fill=\"").append(PALETTE[0])
+                    .append("\"/><text class=\"value\" data-agent=\"").append(Html.escape(agent.getAgentId()))
+                    .append("\" x=\"").append(String.format(Locale.ROOT, "%.1f", 156 + w)).append("\" y=\"")
+                    .append(y + 14).append("\">").append(label.apply(v)).append("</text>");
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    private static String table(List<AgentMetrics> agents, Comparator<AgentMetrics> order,
+                                Function<AgentMetrics, String> value, String column) {
+        if (agents.isEmpty()) {
+            return EMPTY;
+        }
+        StringBuilder table = new StringBuilder("<table><tr><th>Agent</th><th>").append(column).append("</th></tr>");
+        agents.stream().sorted(order).limit(5).forEach(agent -> table.append("<tr><td>")
+                .append(Html.escape(agent.getAgentId())).append("</td><td class=\"n\">").append(value.apply(agent))
+                .append("</td></tr>"));
+        return table.append("</table>").toString();
+    }
+}

@@ -1,0 +1,57 @@
+package io.agentoutcomes.app.metrics;
+
+import io.agentoutcomes.app.http.HttpApiServer;
+import io.agentoutcomes.app.http.HttpApiServer.Access;
+import io.agentoutcomes.app.http.HttpApiServer.Endpoint;
+import io.agentoutcomes.app.http.HttpApiServer.Pool;
+import io.agentoutcomes.app.http.HttpExchanges;
+import io.agentoutcomes.app.http.Routes.Route;
+import io.agentoutcomes.app.http.query.QueryUnavailable;
+import io.agentoutcomes.avro.AgentMetrics;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters},
+ * {@link RejectionMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
+ * ignored failures; {@link StreamsMetricsBinding}) and the JVM's, all on one registry.
+ */
+public final class MetricsRoute {
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private final PrometheusMeterRegistry registry;
+    private final DomainMeters domainMeters;
+    private final RetryScheduleMeters retryMeters;
+
+    /** Registers the domain meters of this Kafka Streams instance; {@code totals}: its analytics' running totals. */
+    public MetricsRoute(PrometheusMeterRegistry registry, KafkaStreams streams, Supplier<List<AgentMetrics>> totals,
+                        int maxLabelSets) {
+        this.registry = registry;
+        RejectionMeters.register(registry, streams);
+        this.domainMeters = new DomainMeters(registry, totals, maxLabelSets);
+        this.retryMeters = new RetryScheduleMeters(registry, streams);
+    }
+
+    /** The route, answered by {@code attached} once the service has it (until then it throws {@link QueryUnavailable}). */
+    public static Route<Endpoint> route(Supplier<MetricsRoute> attached) {
+        return HttpApiServer.get("/metrics", Pool.PROBES, Access.METRICS, (exchange, path) -> {
+            MetricsRoute metrics;
+            try {
+                metrics = attached.get();
+            } catch (QueryUnavailable e) {
+                HttpExchanges.unavailable(exchange, e.getMessage());
+                return;
+            }
+            HttpExchanges.send(exchange, 200, PROMETHEUS_TYPE, metrics.scrape());
+        });
+    }
+
+    /** The meters read afresh, as Prometheus text. */
+    private String scrape() {
+        domainMeters.refresh();
+        retryMeters.refresh();
+        return registry.scrape();
+    }
+}

@@ -1,0 +1,56 @@
+package io.agentoutcomes.app.metrics;
+
+import io.agentoutcomes.topology.ingest.InvalidInputException;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.config.MeterFilter;
+import java.util.Map;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * {@code agent_outcomes_rejected_input_total{reason}}: JSON input that ingestion refused, by reason
+ * ({@code unparseable-json}, {@code missing-field}, ...: every {@link InvalidInputException.Kind}), one counter family
+ * whose every reason is there from the start, at 0. Read from the ingestion's Kafka Streams sensors
+ * ({@code rejected-<reason>-total} of {@code stream-agent-outcomes-ingest-metrics}, per stream thread and input topic,
+ * summed); as they are Kafka Streams' own, a record processed again after a crash counts again. Kafka Streams'
+ * binder would show each reason as a family of its own, and only after its first rejection: {@link #binderCopies()}
+ * leaves those out.
+ */
+public final class RejectionMeters {
+    static final String NAME = "agent_outcomes_rejected_input";
+    static final String SENSOR_GROUP = "stream-" + InvalidInputException.METRICS_SCOPE + "-metrics";
+    private static final String BINDER_PREFIX = "kafka.stream.agent.outcomes.ingest.rejected.";
+
+    private RejectionMeters() {
+    }
+
+    /**
+     * Registers the counters, each reading the sensors of its reason in Kafka Streams' metrics. Micrometer holds a
+     * function counter's object weakly: the object is {@code streams}, which the service holds.
+     */
+    public static void register(MeterRegistry registry, KafkaStreams streams) {
+        for (InvalidInputException.Kind kind : InvalidInputException.Kind.values()) {
+            String sensor = kind.sensor() + "-total";
+            FunctionCounter.builder(NAME, streams, s -> sum(s.metrics(), sensor)).tag("reason", kind.label())
+                    .description("JSON input refused by ingestion, by reason (to rejected-input)").register(registry);
+        }
+    }
+
+    private static double sum(Map<MetricName, ? extends Metric> metrics, String sensor) {
+        double sum = 0;
+        for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
+            if (metric.getKey().group().equals(SENSOR_GROUP) && metric.getKey().name().equals(sensor)
+                    && metric.getValue().metricValue() instanceof Number value) {
+                sum += value.doubleValue();
+            }
+        }
+        return sum;
+    }
+
+    /** Leaves out Kafka Streams' binder's copies of the rejection sensors, one family per reason. */
+    public static MeterFilter binderCopies() {
+        return MeterFilter.denyNameStartsWith(BINDER_PREFIX);
+    }
+}

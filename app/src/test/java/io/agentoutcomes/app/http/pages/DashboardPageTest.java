@@ -1,0 +1,67 @@
+package io.agentoutcomes.app.http.pages;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.app.http.query.AnalyticsQueries;
+import io.agentoutcomes.avro.AgentMetrics;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class DashboardPageTest {
+
+    private static AgentMetrics point(String model, Instant start, String cost, long tokens) {
+        return AgentMetrics.newBuilder().setAgentId("a").setModel(model).setProvider("p").setWindowStart(start.toEpochMilli())
+                .setCostTotal(new BigDecimal(cost).setScale(12)).setCostInput(BigDecimal.ZERO.setScale(12))
+                .setCostOutput(BigDecimal.ZERO.setScale(12)).setCostCacheRead(BigDecimal.ZERO.setScale(12))
+                .setCostCacheWrite(BigDecimal.ZERO.setScale(12)).setTotalTokens(tokens).setDurationSketch(java.nio.ByteBuffer.allocate(0))
+                .build();
+    }
+
+    @Test
+    void aSinglePointDrawsAVisibleDotInTheMiddle() {
+        String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini",
+                List.of(point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.0125", 218_946)))),
+                m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
+        assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok", "10:00");
+    }
+
+    @Test
+    void axisLabelsHaveUnitsAndThousandsSeparators() {
+        assertThat(DashboardPage.count(218946.0)).isEqualTo("218,946");
+        assertThat(DashboardPage.dollars(1234.5)).isEqualTo("$1,234.50");
+        assertThat(DashboardPage.dollars(0.0123456)).isEqualTo("$0.0123");
+        assertThat(DashboardPage.dollars(0)).isEqualTo("$0");
+    }
+
+    @Test
+    void anEmptyDashboardSaysHowToSendData() {
+        String page = DashboardPage.render(List.of(), List.of(), List.of());
+        assertThat(page).contains("id=\"empty-state\"", "agent-outcomes.jar fleet", "agent-results-json", "agent-outcomes.jar demo");
+    }
+
+    @Test
+    void theLastTimeLabelIsTheTimeOfThePointAboveIt() {
+        String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini", List.of(
+                point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.01", 100),
+                point("gpt-4o-mini", Instant.parse("2026-01-01T10:05:00Z"), "0.02", 200)))),
+                m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
+
+        java.util.regex.Matcher label = java.util.regex.Pattern.compile("class=\"x-label\"[^>]*>([^<]*)<").matcher(svg);
+        List<String> labels = new java.util.ArrayList<>();
+        while (label.find()) {
+            labels.add(label.group(1));
+        }
+        assertThat(labels).containsExactly("10:00", "10:05");
+        assertThat(svg).contains("<circle class=\"point\" cx=\"538.0\"");
+    }
+
+    @Test
+    void anEmptyDashboardSaysHowToSendDataOnceNotInEveryCard() {
+        String page = DashboardPage.render(List.of(), List.of(), List.of());
+
+        assertThat(page.split("agent-results-json", -1)).hasSize(2);
+        assertThat(page).doesNotContain("id=\"cost-chart\"", "No data yet.");
+    }
+}
