@@ -8,8 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
 import io.agentoutcomes.client.testing.TestBroker;
+import java.io.File;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,10 +21,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,7 +64,7 @@ class DashboardFleetBrowserTest {
             JsonNode byModel = stableAnalytics(service.httpUrl() + "/analytics?window=1m&by=model");
 
             ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
-                    .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
+                    .usingDriverExecutable(new File("/usr/bin/chromedriver")).build(), options());
             try {
                 browser.get(service.httpUrl() + "/");
                 int points = 0;
@@ -97,9 +104,9 @@ class DashboardFleetBrowserTest {
                             .isEqualTo(String.format(Locale.ROOT, "%,d", dead));
                 }
                 // the five most expensive agents, in order, with their total cost as /analytics has it
-                List<String> expected = new java.util.ArrayList<>();
-                java.util.stream.StreamSupport.stream(byAgent.path("series").spliterator(), false)
-                        .sorted(java.util.Comparator.comparing((JsonNode s) -> s.path("points").get(0).path("costTotal")
+                List<String> expected = new ArrayList<>();
+                StreamSupport.stream(byAgent.path("series").spliterator(), false)
+                        .sorted(Comparator.comparing((JsonNode s) -> s.path("points").get(0).path("costTotal")
                                 .decimalValue()).reversed())
                         .limit(5).forEach(s -> expected.add(s.path("name").asText() + " " + dollars(
                                 s.path("points").get(0).path("costTotal").decimalValue().doubleValue())));
@@ -117,7 +124,7 @@ class DashboardFleetBrowserTest {
 
     private static String dollars(double usd) {
         return usd >= 1 ? String.format(Locale.ROOT, "$%,.2f", usd)
-                : "$" + new java.math.BigDecimal(usd).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+                : "$" + new BigDecimal(usd).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     private static String label(ChromeDriver browser, String chart, String agent) {
@@ -140,7 +147,7 @@ class DashboardFleetBrowserTest {
         return JSON.readTree(last[0]);
     }
 
-    private static ChromeOptions options() throws java.io.IOException {
+    private static ChromeOptions options() throws IOException {
         ChromeOptions options = new ChromeOptions();
         options.setBinary("/usr/bin/chromium");
         options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

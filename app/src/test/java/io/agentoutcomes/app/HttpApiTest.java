@@ -6,8 +6,10 @@ import io.agentoutcomes.app.http.HttpServers;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,6 +20,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -137,8 +142,8 @@ class HttpApiTest {
 
     @Test
     void healthAndMetricsAnswerWhileEveryQueryThreadIsBlocked() throws Exception {
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
-        java.util.concurrent.ThreadPoolExecutor queries = server.queryThreads();
+        CountDownLatch release = new CountDownLatch(1);
+        ThreadPoolExecutor queries = server.queryThreads();
         // every query thread busy and the queue full, as when other instances do not answer a fan-out
         while (true) {
             try {
@@ -149,7 +154,7 @@ class HttpApiTest {
                         Thread.currentThread().interrupt();
                     }
                 });
-            } catch (java.util.concurrent.RejectedExecutionException full) {
+            } catch (RejectedExecutionException full) {
                 break;
             }
         }
@@ -158,7 +163,7 @@ class HttpApiTest {
             assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
             assertThat(get("/health/ready").statusCode()).isEqualTo(503);
             assertThat(get("/metrics").statusCode()).isEqualTo(200);
-            assertThat(java.time.Duration.ofNanos(System.nanoTime() - started)).isLessThan(java.time.Duration.ofSeconds(2));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
             HttpResponse<String> query = get("/jobs");
             assertThat(query.statusCode()).isEqualTo(503);
             assertThat(query.body()).contains("too many queries in progress");
@@ -208,13 +213,13 @@ class HttpApiTest {
 
     /** Everything the server sends until it closes the connection; a reset counts as closed. */
     private static String readToEnd(Socket socket) throws IOException {
-        java.io.ByteArrayOutputStream read = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
         byte[] buffer = new byte[1024];
         try {
             for (int n; (n = socket.getInputStream().read(buffer)) >= 0; ) {
                 read.write(buffer, 0, n);
             }
-        } catch (java.net.SocketException reset) {
+        } catch (SocketException reset) {
             // closed
         }
         return read.toString(StandardCharsets.US_ASCII);

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class MainTest {
@@ -56,10 +59,10 @@ class MainTest {
     }
 
     @Test
-    void fleetTakesClientAndRegistrySettingsFromAFileSoSecretsStayOffTheCommandLine(@org.junit.jupiter.api.io.TempDir
-            java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path file = dir.resolve("client.properties");
-        java.nio.file.Files.writeString(file, "basic.auth.user.info=fleet:f1le-pa55\nsecurity.protocol=SASL_SSL\n"
+    void fleetTakesClientAndRegistrySettingsFromAFileSoSecretsStayOffTheCommandLine(@TempDir
+            Path dir) throws Exception {
+        Path file = dir.resolve("client.properties");
+        Files.writeString(file, "basic.auth.user.info=fleet:f1le-pa55\nsecurity.protocol=SASL_SSL\n"
                 + "schema.registry.ssl.truststore.location=/etc/trust.p12\n");
         FleetCommand fleet = new FleetCommand();
         new CommandLine(fleet).parseArgs("--config", file.toString(), "-p", "security.protocol=SSL",

@@ -41,6 +41,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -167,7 +168,7 @@ class MetricsEndpointTest {
         assertThat(sum("agent_outcomes_tokens_total", "gen_ai_token_type", "unknown")).isEqualTo(500);
         assertThat(sum("agent_outcomes_tokens_total", "gen_ai_request_model", "claude-3-5-haiku")).isEqualTo(500);
         assertThat(sum("agent_outcomes_duration_seconds_count")).isEqualTo(13);
-        assertThat(sum("agent_outcomes_duration_seconds_sum")).isCloseTo(13 * 0.25, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(sum("agent_outcomes_duration_seconds_sum")).isCloseTo(13 * 0.25, Offset.offset(1e-9));
         assertThat(samples.get("agent_outcomes_tokens_total")).allSatisfy(labels -> assertThat(labels)
                 .containsKeys("gen_ai_provider_name", "gen_ai_request_model", "gen_ai_agent_id", "gen_ai_token_type"));
     }

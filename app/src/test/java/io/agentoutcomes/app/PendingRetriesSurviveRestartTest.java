@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -42,7 +43,8 @@ class PendingRetriesSurviveRestartTest extends ServiceOnTestBroker {
                     producer.send(record).get();
                 }
             }
-            long firstDue = readAll(prefix + "retry-delay-6s", tasks, AvroSerde.specific(RetryRequest.class)
+            // A 6 s delay waits on the shortest declared tier that holds it (retry.tiers: 1s, 2s, 5s, 10s, 30s).
+            long firstDue = readAll(prefix + TopicNames.retryDelay("10s"), tasks, AvroSerde.specific(RetryRequest.class)
                     .configured(serde, false).deserializer()).stream()
                     .mapToLong(r -> r.value().getDueAt()).min().orElseThrow();
             assertThat(System.currentTimeMillis()).as("every retry still pending when the service stops").isLessThan(firstDue);

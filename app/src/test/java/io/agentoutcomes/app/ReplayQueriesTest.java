@@ -12,17 +12,21 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.client.testing.TestBroker;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -42,7 +46,7 @@ class ReplayQueriesTest {
     private static final int JOBS = 12;
     private static final String USER_INFO = "replay-reader:qu3ries-pa55";
     private static final String AUTHORIZATION = "Basic "
-            + java.util.Base64.getEncoder().encodeToString(USER_INFO.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            + Base64.getEncoder().encodeToString(USER_INFO.getBytes(StandardCharsets.UTF_8));
     @RegisterExtension
     static final TestBroker kafka = new TestBroker();
 
@@ -155,12 +159,19 @@ class ReplayQueriesTest {
      * the headers of an answer.
      */
     private HttpResponse<String> answered(AgentOutcomesService service, String path) throws Exception {
-        List<HttpResponse<String>> answers = new ArrayList<>();
+        AtomicReference<HttpResponse<String>> last = new AtomicReference<>();
+        AtomicReference<Exception> failure = new AtomicReference<>();
         waitForCondition(() -> {
-            answers.add(get(service, path));
-            return answers.get(answers.size() - 1).statusCode() != 503;
-        }, 30_000, () -> path + " answered only 503: " + answers.get(answers.size() - 1).body());
-        return answers.get(answers.size() - 1);
+            try {
+                last.set(get(service, path));
+            } catch (IOException e) {
+                failure.set(e);
+                return false;
+            }
+            return last.get().statusCode() != 503;
+        }, 30_000, () -> path + " answered only " + (last.get() == null ? "failures: " + failure.get()
+                : last.get().statusCode() + " " + last.get().body()));
+        return last.get();
     }
 
     /** The job's state once it has all its nodes; 503 answers (rebalancing) are waited out. */

@@ -4,13 +4,25 @@ import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
+import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
+import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.testing.TestBroker;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -54,7 +66,7 @@ class TimelineBrowserTest {
             awaitThreeNodes(service);
 
             ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
-                    .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
+                    .usingDriverExecutable(new File("/usr/bin/chromedriver")).build(), options());
             try {
                 browser.get(service.httpUrl() + "/ui/jobs/job-ui");
 
@@ -105,21 +117,21 @@ class TimelineBrowserTest {
             String[] agents = {"summarizer", "reviewer", "planner"};
             String[] models = {"gpt-4o-mini", "claude-haiku"};
             long now = System.currentTimeMillis();
-            try (KafkaProducer<String, io.agentoutcomes.avro.AgentResult> producer = new KafkaProducer<>(Map.of(
+            try (KafkaProducer<String, AgentResult> producer = new KafkaProducer<>(Map.of(
                     "bootstrap.servers", kafka.bootstrapServers()), new StringSerializer(),
-                    AvroSerde.specific(io.agentoutcomes.avro.AgentResult.class).configured(serde, false).serializer())) {
+                    AvroSerde.specific(AgentResult.class).configured(serde, false).serializer())) {
                 for (int i = 0; i < 60; i++) {
-                    Object outcome = i % 4 == 0 ? io.agentoutcomes.avro.Failure.newBuilder().setError(
-                            io.agentoutcomes.avro.ErrorInfo.newBuilder().setCode("llm-timeout").build()).build()
-                            : io.agentoutcomes.avro.Success.newBuilder().build();
-                    io.agentoutcomes.avro.AgentResult result = io.agentoutcomes.avro.AgentResult.newBuilder()
+                    Object outcome = i % 4 == 0 ? Failure.newBuilder().setError(
+                            ErrorInfo.newBuilder().setCode("llm-timeout").build()).build()
+                            : Success.newBuilder().build();
+                    AgentResult result = AgentResult.newBuilder()
                             .setResultId("r-" + i).setAgentId(agents[i % 3]).setTaskId("task-" + i)
-                            .setExecution(io.agentoutcomes.avro.ExecutionMetadata.newBuilder().setModel(models[i % 2])
+                            .setExecution(ExecutionMetadata.newBuilder().setModel(models[i % 2])
                                     .setProvider(i % 2 == 0 ? "openai" : "anthropic").setDurationMs(100L + 10L * i)
-                                    .setUsage(io.agentoutcomes.avro.Usage.newBuilder().setInputTokens(100L + i).setOutputTokens(20L).build())
-                                    .setCost(io.agentoutcomes.avro.Cost.newBuilder().setTotal(Money.toBytes(new java.math.BigDecimal("0.0001")
-                                            .multiply(java.math.BigDecimal.valueOf(i + 1)).setScale(12)))
-                                            .setSource(io.agentoutcomes.avro.CostSource.REPORTED).build()).build())
+                                    .setUsage(Usage.newBuilder().setInputTokens(100L + i).setOutputTokens(20L).build())
+                                    .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal("0.0001")
+                                            .multiply(BigDecimal.valueOf(i + 1)).setScale(12)))
+                                            .setSource(CostSource.REPORTED).build()).build())
                             .setOutcome(outcome).build();
                     producer.send(new ProducerRecord<>(TopicNames.AGENT_RESULTS, null, now - (60 - i) * 5_000L, result.getTaskId(),
                             result)).get();
@@ -134,7 +146,7 @@ class TimelineBrowserTest {
             }, 60_000, 200, () -> "every result counted and the job's nodes under _workflow");
 
             ChromeDriver browser = new ChromeDriver(new ChromeDriverService.Builder()
-                    .usingDriverExecutable(new java.io.File("/usr/bin/chromedriver")).build(), options());
+                    .usingDriverExecutable(new File("/usr/bin/chromedriver")).build(), options());
             try {
                 browser.get(service.httpUrl() + "/");
                 assertThat(browser.findElements(By.cssSelector("#cost-chart polyline.series")))
@@ -168,8 +180,8 @@ class TimelineBrowserTest {
     private static String tempDir() {
         try {
             return Files.createTempDirectory("chromium-profile").toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

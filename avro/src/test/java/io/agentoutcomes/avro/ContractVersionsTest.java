@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
 import org.apache.avro.data.TimeConversions;
@@ -45,13 +47,13 @@ class ContractVersionsTest {
                 "RetryRequest", "JobReplayState", "AgentMetrics", "TaskAttempts")) {
             parser.parse(resource(record + ".avsc"));
         }
-        return parser.getTypes().entrySet().stream().collect(java.util.stream.Collectors.toMap(
+        return parser.getTypes().entrySet().stream().collect(Collectors.toMap(
                 e -> e.getKey().substring(e.getKey().lastIndexOf('.') + 1), Map.Entry::getValue));
     }
 
     private static String resource(String name) throws IOException {
         try (InputStream in = ContractVersionsTest.class.getResourceAsStream("/contract-1/" + name)) {
-            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.profile.GCProfiler;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -60,7 +61,7 @@ final class JmhSuite implements Callable<Integer> {
         out.printf(Locale.ROOT, "== jmh: %d fork(s) (0: in this JVM), %d warm-up and %d measured iterations of %d ms, average time, -prof gc%n",
                 forks, warmups, iterations, iterationMs);
         ChainedOptionsBuilder options = new OptionsBuilder().include(include)
-                .mode(org.openjdk.jmh.annotations.Mode.AverageTime).timeUnit(TimeUnit.NANOSECONDS)
+                .mode(Mode.AverageTime).timeUnit(TimeUnit.NANOSECONDS)
                 .forks(forks).warmupIterations(warmups).measurementIterations(iterations)
                 .warmupTime(TimeValue.milliseconds(iterationMs)).measurementTime(TimeValue.milliseconds(iterationMs))
                 .addProfiler(GCProfiler.class)

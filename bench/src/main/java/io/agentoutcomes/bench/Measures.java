@@ -1,5 +1,6 @@
 package io.agentoutcomes.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -8,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 
 /** What a round costs the process: CPU time, heap, and the CPU time of the threads whose name has a given part. */
 final class Measures {
@@ -18,7 +20,7 @@ final class Measures {
 
     /** CPU time of the whole process so far, in nanoseconds (all threads: broker, registry, clients, streams). */
     static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     /** Starts a new peak for {@link #peakHeapBytes}. */
@@ -52,7 +54,7 @@ final class Measures {
     }
 
     /** Summed CPU time of the live threads whose name passes {@code names}. */
-    static long threadCpuNanos(java.util.function.Predicate<String> names) {
+    static long threadCpuNanos(Predicate<String> names) {
         long sum = 0;
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             if (names.test(thread.getName())) {

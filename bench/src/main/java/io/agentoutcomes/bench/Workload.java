@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -147,7 +148,7 @@ final class Workload {
                 ProducerConfig.ACKS_CONFIG, "all"));
         Serializer<AgentResult> avro = AvroSerde.specific(AgentResult.class)
                 .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl), false).serializer();
-        java.util.concurrent.atomic.AtomicReference<Exception> failed = new java.util.concurrent.atomic.AtomicReference<>();
+        AtomicReference<Exception> failed = new AtomicReference<>();
         long start = System.nanoTime();
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config, new ByteArraySerializer(),
                 new ByteArraySerializer())) {

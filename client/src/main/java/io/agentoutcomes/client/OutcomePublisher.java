@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Future;
+import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -133,7 +134,7 @@ public final class OutcomePublisher implements AutoCloseable {
         }
     }
 
-    private <T extends org.apache.avro.specific.SpecificRecord> Serializer<T> serializer(Class<T> type) {
+    private <T extends SpecificRecord> Serializer<T> serializer(Class<T> type) {
         return AvroSerde.specific(type).configured(serdeConfig, false).serializer();
     }
 }

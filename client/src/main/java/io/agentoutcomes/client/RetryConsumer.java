@@ -16,6 +16,7 @@ import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -175,7 +176,7 @@ public final class RetryConsumer implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             try {
-                consumer.close(org.apache.kafka.clients.consumer.CloseOptions.timeout(Duration.ofSeconds(10)));
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(10)));
             } finally {
                 stopped.countDown();
             }

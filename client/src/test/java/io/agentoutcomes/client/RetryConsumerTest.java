@@ -13,6 +13,7 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.testing.TestBroker;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -22,8 +23,10 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -57,8 +60,8 @@ class RetryConsumerTest {
             waitForCondition(() -> consumer.retriesHandled() + consumer.duplicatesSkipped() == 3, 20_000,
                     "condition not met in 20 s");
             assertThat(seen).extracting(DueRetry::taskId, DueRetry::nextAttempt, DueRetry::action, DueRetry::provider)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("task-1", 1, RetryAction.WAIT, "openai"),
-                            org.assertj.core.groups.Tuple.tuple("task-2", 1, RetryAction.SWITCH_PROVIDER, "openai"));
+                    .containsExactly(Tuple.tuple("task-1", 1, RetryAction.WAIT, "openai"),
+                            Tuple.tuple("task-2", 1, RetryAction.SWITCH_PROVIDER, "openai"));
             assertThat(seen).allSatisfy(r -> assertThat(r.early()).isFalse());
             assertThat(consumer.duplicatesSkipped()).isEqualTo(1);
             waitForCondition(() -> committed("orchestrator") == 3, 20_000, "condition not met in 20 s");
@@ -97,7 +100,7 @@ class RetryConsumerTest {
                 .setClassifiedAt(Instant.now().toEpochMilli()).build();
         Serializer<ClassifiedOutcome> outcomes = AvroSerde.specific(ClassifiedOutcome.class).configured(SERDE, false).serializer();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
-                broker.bootstrapServers()), new StringSerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                broker.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
             producer.send(new ProducerRecord<>(prefix + TopicNames.DEAD_LETTER, "task-dead", outcomes.serialize(prefix + TopicNames.DEAD_LETTER, stopped))).get();
         }
         List<String> retries = new CopyOnWriteArrayList<>();
@@ -125,7 +128,7 @@ class RetryConsumerTest {
 
     @Test
     void aRetryReadBeforeItsDueTimeIsHeldUntilDue() throws Exception {
-        Instant due = Instant.now().plusMillis(1500).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        Instant due = Instant.now().plusMillis(1500).truncatedTo(ChronoUnit.MILLIS);
         produce(false, retry("task-early", "task-early/0", 1, due, RetryAction.WAIT));
         List<Instant> handledAt = new CopyOnWriteArrayList<>();
         List<DueRetry> seen = new CopyOnWriteArrayList<>();
@@ -158,7 +161,7 @@ class RetryConsumerTest {
         Serializer<RetryRequest> serializer = AvroSerde.specific(RetryRequest.class).configured(SERDE, false).serializer();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers(), "transactional.id", "scheduler-" + System.nanoTime()), new StringSerializer(),
-                new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+                new ByteArraySerializer())) {
             producer.initTransactions();
             producer.beginTransaction();
             for (RetryRequest retry : retries) {

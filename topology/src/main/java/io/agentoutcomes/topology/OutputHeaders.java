@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.topology.ingest.InputHeaders;
 import java.nio.charset.StandardCharsets;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
@@ -17,7 +18,7 @@ public final class OutputHeaders {
 
     /** A copy of {@code headers} that can be changed without changing the record other branches see. */
     public static Headers copy(Headers headers) {
-        return new RecordHeaders(headers == null ? new org.apache.kafka.common.header.Header[0] : headers.toArray());
+        return new RecordHeaders(headers == null ? new Header[0] : headers.toArray());
     }
 
     /** Sets {@code name} to {@code value}, replacing any header of that name. */

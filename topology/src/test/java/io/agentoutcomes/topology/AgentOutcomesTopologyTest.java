@@ -12,6 +12,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.streams.TopologyDescription;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +47,7 @@ class AgentOutcomesTopologyTest {
                 .flatMap(s -> s.nodes().stream())
                 .filter(TopologyDescription.Source.class::isInstance)
                 .map(TopologyDescription.Source.class::cast)
-                .flatMap(n -> n.topicSet() != null ? n.topicSet().stream() : java.util.stream.Stream.of(n.topicPattern().pattern()))
+                .flatMap(n -> n.topicSet() != null ? n.topicSet().stream() : Stream.of(n.topicPattern().pattern()))
                 .collect(Collectors.toSet());
         // The delay topics by pattern: every tier of the prefix, today's and those other settings made before.
         assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events",

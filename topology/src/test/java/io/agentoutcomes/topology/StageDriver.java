@@ -4,7 +4,11 @@ import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;
@@ -60,11 +65,11 @@ public final class StageDriver implements AutoCloseable {
 
     private static String stateDir() {
         try {
-            java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("stage-driver-");
+            Path dir = Files.createTempDirectory("stage-driver-");
             dir.toFile().deleteOnExit();
             return dir.toString();
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -89,7 +94,7 @@ public final class StageDriver implements AutoCloseable {
     }
 
     /** One stage alone: {@code stage} adds it to a builder of its own. */
-    public static StageDriver stage(java.util.function.BiConsumer<StreamsBuilder, Topics> stage) {
+    public static StageDriver stage(BiConsumer<StreamsBuilder, Topics> stage) {
         return new StageDriver((topics, settings) -> {
             StreamsBuilder builder = new StreamsBuilder();
             stage.accept(builder, topics);

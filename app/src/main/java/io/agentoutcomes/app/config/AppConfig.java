@@ -8,10 +8,18 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
+import java.net.URI;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.security.JaasContext;
 
 /**
  * The service's configuration, parsed once from defaults, a properties file, the environment and flags
@@ -98,8 +106,8 @@ public record AppConfig(
     }
 
     /** The values that must never be shown: every secret setting's, for the log's last line of defence ({@code LogMasking}). */
-    public java.util.Set<String> secretValues() {
-        java.util.Set<String> secrets = new java.util.HashSet<>();
+    public Set<String> secretValues() {
+        Set<String> secrets = new HashSet<>();
         kafka.forEach((k, v) -> {
             if (AgentOutcomesConfig.isSecret(k) || !AgentOutcomesConfig.isDeclared(k)) {
                 secrets.add(v);
@@ -110,7 +118,7 @@ public record AppConfig(
                 secrets.addAll(jaasOptionValues(v));
             }
         });
-        schemaRegistryUrl.ifPresent(urls -> java.util.Arrays.stream(urls.split(",")).map(AppConfig::userInfo)
+        schemaRegistryUrl.ifPresent(urls -> Arrays.stream(urls.split(",")).map(AppConfig::userInfo)
                 .flatMap(Optional::stream).forEach(secrets::add));
         secrets.addAll(httpSecurity.secretValues());
         secrets.removeIf(String::isBlank);
@@ -118,19 +126,19 @@ public record AppConfig(
     }
 
     /** The option values of a JAAS configuration (password="..."), parsed by Kafka's own parser; none if it is not one. */
-    private static java.util.List<String> jaasOptionValues(String value) {
+    private static List<String> jaasOptionValues(String value) {
         if (!value.contains("LoginModule")) {
-            return java.util.List.of();
+            return List.of();
         }
         try {
-            return org.apache.kafka.common.security.JaasContext.loadClientContext(Map.of(
-                            org.apache.kafka.common.config.SaslConfigs.SASL_JAAS_CONFIG,
-                            new org.apache.kafka.common.config.types.Password(value)))
+            return JaasContext.loadClientContext(Map.of(
+                            SaslConfigs.SASL_JAAS_CONFIG,
+                            new Password(value)))
                     .configurationEntries().stream()
                     .flatMap(entry -> entry.getOptions().values().stream()).map(String::valueOf)
                     .filter(option -> option.length() >= 4).toList();
         } catch (RuntimeException e) {
-            return java.util.List.of();
+            return List.of();
         }
     }
 
@@ -146,7 +154,7 @@ public record AppConfig(
 
     private static Optional<String> userInfo(String url) {
         try {
-            return Optional.ofNullable(java.net.URI.create(url.trim()).getRawUserInfo());
+            return Optional.ofNullable(URI.create(url.trim()).getRawUserInfo());
         } catch (IllegalArgumentException e) {
             int at = url.indexOf('@');
             int scheme = url.indexOf("//");

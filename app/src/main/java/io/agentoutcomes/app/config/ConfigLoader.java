@@ -4,6 +4,8 @@ import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
 import java.io.Reader;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -124,8 +126,8 @@ public final class ConfigLoader {
     /** Whether a host is a loopback address (127.0.0.1, ::1, localhost); one that does not resolve is not. */
     static boolean isLoopback(String host) {
         try {
-            return java.net.InetAddress.getByName(host).isLoopbackAddress();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
             return false;
         }
     }
@@ -173,8 +175,8 @@ public final class ConfigLoader {
 
     private static String localHostName() {
         try {
-            return java.net.InetAddress.getLocalHost().getCanonicalHostName();
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getLocalHost().getCanonicalHostName();
+        } catch (UnknownHostException e) {
             return "localhost";
         }
     }

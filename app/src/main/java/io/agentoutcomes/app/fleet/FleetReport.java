@@ -3,6 +3,7 @@ package io.agentoutcomes.app.fleet;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.math.BigDecimal;
@@ -59,8 +60,8 @@ public record FleetReport(long seed, long durationSeconds, long published, Map<S
     /** Writes the report as JSON, with {@code extra} entries (URLs, the busiest job's state) after its own. */
     public void writeJson(Path file, Map<String, Object> extra) throws IOException {
         var node = JSON.valueToTree(this);
-        ((com.fasterxml.jackson.databind.node.ObjectNode) node).setAll(
-                (com.fasterxml.jackson.databind.node.ObjectNode) JSON.valueToTree(extra));
+        ((ObjectNode) node).setAll(
+                (ObjectNode) JSON.valueToTree(extra));
         Files.writeString(file, JSON.writeValueAsString(node));
     }
 

@@ -5,10 +5,12 @@ import io.agentoutcomes.client.PipelineTopics;
 import io.agentoutcomes.client.RetryConsumer;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
@@ -103,17 +105,17 @@ public final class FleetSession {
                                       TopicCounts.Snapshot counts, boolean settled) {
         Map<String, Long> byTopic = sent.sentByTopic();
         Map.Entry<String, Long> busiest = counts.outcomesByJob().entrySet().stream()
-                .max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry::getKey, java.util.Comparator.reverseOrder()))
+                .max(Map.Entry.<String, Long>comparingByValue().thenComparing(Map.Entry::getKey, Comparator.reverseOrder()))
                 .orElse(null);
         List<String> examples = counts.succeededAfterRetry().stream().sorted().limit(3).toList();
         return new FleetReport(settings.seed(), settings.duration().toSeconds(),
                 byTopic.values().stream().mapToLong(Long::longValue).sum(), byTopic, sent.sentByKind(),
-                sent.failures(), new java.util.TreeMap<>(counts.outcomes()), counts.retriesScheduled(),
+                sent.failures(), new TreeMap<>(counts.outcomes()), counts.retriesScheduled(),
                 counts.retriesDelivered(), orchestrator.early(), counts.deliveredBeforeDue(), orchestrator.received(),
                 orchestrator.reruns(), orchestrator.rerunSuccesses(), orchestrator.providerSwitches(),
-                counts.succeededAfterRetry().size(), examples, new java.util.TreeMap<>(counts.deadLetters()),
-                new java.util.TreeMap<>(counts.deadLettersByCode()),
-                counts.costByModel(), new java.util.TreeMap<>(counts.tokensByModel()), sent.sentCostByModel(),
+                counts.succeededAfterRetry().size(), examples, new TreeMap<>(counts.deadLetters()),
+                new TreeMap<>(counts.deadLettersByCode()),
+                counts.costByModel(), new TreeMap<>(counts.tokensByModel()), sent.sentCostByModel(),
                 sent.sentTokensByModel(),
                 busiest == null ? null : busiest.getKey(), busiest == null ? 0 : busiest.getValue(), settled);
     }

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.fleet;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -42,10 +43,10 @@ public record FleetSettings(Map<String, Object> clientSettings, double ratePerSe
      * A duration as {@code 30s}, {@code 2m}, {@code 1h}, {@code 500ms}, a number of seconds, or ISO-8601 ({@code PT30S}).
      */
     public static Duration parseDuration(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(Locale.ROOT);
         try {
             if (t.startsWith("pt") || t.startsWith("p")) {
-                return Duration.parse(t.toUpperCase(java.util.Locale.ROOT));
+                return Duration.parse(t.toUpperCase(Locale.ROOT));
             }
             if (t.endsWith("ms")) {
                 return Duration.ofMillis(Long.parseLong(t.substring(0, t.length() - 2)));
@@ -67,7 +68,7 @@ public record FleetSettings(Map<String, Object> clientSettings, double ratePerSe
 
     /** A rate as {@code 20}, {@code 20/s} or {@code 1200/m}. */
     public static double parseRate(String text) {
-        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        String t = text.trim().toLowerCase(Locale.ROOT);
         try {
             if (t.endsWith("/s")) {
                 return Double.parseDouble(t.substring(0, t.length() - 2));

@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.Writer;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,7 +54,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         Properties props = serverProperties(logDir, brokerPort, controllerPort);
         format(logDir, props);
 
-        try (ServerSocket probe = new ServerSocket(brokerPort, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket probe = new ServerSocket(brokerPort, 1, InetAddress.getLoopbackAddress())) {
             probe.setReuseAddress(true);
         } catch (IOException e) {
             throw new IOException("The embedded Kafka broker cannot listen on 127.0.0.1:" + brokerPort + " (" + e.getMessage()

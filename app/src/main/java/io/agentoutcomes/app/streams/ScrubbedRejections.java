@@ -7,6 +7,7 @@ import io.agentoutcomes.topology.ingest.InvalidInputException;
 import io.agentoutcomes.topology.ingest.RejectedInput;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
 
@@ -42,7 +43,7 @@ final class ScrubbedRejections {
     }
 
     /** The input limit the service hands its handlers through the streams configuration. */
-    static int maxValueBytes(java.util.Map<String, ?> configs) {
+    static int maxValueBytes(Map<String, ?> configs) {
         Object limit = configs.get(InputLimits.MAX_RECORD_BYTES_CONFIG);
         return limit == null ? InputLimits.defaults().maxRecordBytes() : Integer.parseInt(limit.toString());
     }

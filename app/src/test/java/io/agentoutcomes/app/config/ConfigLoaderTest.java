@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.app.http.HttpSecurity;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -119,7 +121,7 @@ class ConfigLoaderTest {
                 + "(/etc/agent-outcomes/http.p12 (PKCS12)))").doesNotContain("t0ken-xyz-123", "basic-pa55", "st0re-pa55",
                 "k3y-pa55", "tru5t-pa55");
         assertThat(config.secretValues()).contains("t0ken-xyz-123", "ops:basic-pa55", "basic-pa55", "st0re-pa55", "k3y-pa55",
-                "tru5t-pa55", java.util.Base64.getEncoder().encodeToString("ops:basic-pa55".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                "tru5t-pa55", Base64.getEncoder().encodeToString("ops:basic-pa55".getBytes(StandardCharsets.UTF_8)));
         assertThat(config.kafka()).isEmpty();
         for (String name : List.of("http.auth.bearer.token", "http.auth.basic.user.info", "http.tls.keystore.password",
                 "http.tls.key.password", "http.tls.truststore.password")) {

@@ -11,6 +11,7 @@ import io.agentoutcomes.app.config.EnvironmentVariables;
 import io.agentoutcomes.app.config.LogFormat;
 import io.agentoutcomes.app.http.HttpSecurity;
 import java.io.InputStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,10 +20,13 @@ import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -182,7 +186,7 @@ class DockerComposeTest {
 
     /** A listener list (NAME://host:port,...) as host:port by listener name. */
     private static Map<String, String> listeners(Map<String, String> env, String variable) {
-        Map<String, String> listeners = new java.util.LinkedHashMap<>();
+        Map<String, String> listeners = new LinkedHashMap<>();
         for (String listener : env.get(variable).split(",")) {
             String[] parts = listener.split("://", 2);
             listeners.put(parts[0], parts[1]);
@@ -196,7 +200,7 @@ class DockerComposeTest {
 
     /** A service's published ports, host port by container port ("127.0.0.1:9093:9092"). */
     private Map<Integer, Integer> published(String service) {
-        Map<Integer, Integer> ports = new java.util.LinkedHashMap<>();
+        Map<Integer, Integer> ports = new LinkedHashMap<>();
         compose.get("services").get(service).path("ports").forEach(port -> {
             String[] parts = port.asText().split(":");
             ports.put(Integer.parseInt(parts[parts.length - 1]), Integer.parseInt(parts[parts.length - 2]));
@@ -244,7 +248,7 @@ class DockerComposeTest {
     @Test
     void theDocumentedFleetCommandReachesTheBrokersAndTheRegistryThisHostSees() throws Exception {
         String docs = Files.readString(Path.of("..", "docs", "operations.md")) + Files.readString(DockerFiles.DOCKER.resolve("compose.yaml"));
-        java.util.regex.Matcher fleet = java.util.regex.Pattern.compile(
+        Matcher fleet = Pattern.compile(
                 "agent-outcomes\\.jar fleet --bootstrap-servers (\\S+)\\s+(?:\\\\\\s+)?(?:#\\s+)?--schema-registry-url (\\S+)").matcher(docs);
         int commands = 0;
         while (fleet.find()) {
@@ -253,7 +257,7 @@ class DockerComposeTest {
             assertThat(bootstrap).startsWith("localhost:");
             assertThat(BROKERS.stream().map(broker -> listeners(DockerFiles.environment(compose.get("services").get(broker)),
                     "KAFKA_ADVERTISED_LISTENERS").get("PLAINTEXT_HOST"))).contains(bootstrap);
-            java.net.URI registry = java.net.URI.create(fleet.group(2));
+            URI registry = URI.create(fleet.group(2));
             assertThat(registry.getHost()).isEqualTo("localhost");
             assertThat(published("schema-registry").values()).contains(registry.getPort());
         }

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.faults;
 
 import io.agentoutcomes.avro.ResultType;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -21,7 +22,7 @@ record HostileCase(String name, List<ProducerRecord<byte[], byte[]>> records, Ex
     HostileCase {
         records = List.copyOf(records);
         for (ProducerRecord<byte[], byte[]> record : records) {
-            record.headers().add(CASE_HEADER, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            record.headers().add(CASE_HEADER, name.getBytes(StandardCharsets.UTF_8));
         }
     }
 

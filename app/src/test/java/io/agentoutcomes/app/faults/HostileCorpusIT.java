@@ -27,6 +27,7 @@ import java.util.UUID;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -243,7 +244,7 @@ class HostileCorpusIT {
                      ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_uncommitted",
                      ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 * 1024 * 1024)),
                      new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            Set<String> topics = admin.listTopics(new org.apache.kafka.clients.admin.ListTopicsOptions().listInternal(true))
+            Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true))
                     .names().get();
             List<TopicPartition> partitions = new ArrayList<>();
             consumer.listTopics().forEach((topic, infos) -> {

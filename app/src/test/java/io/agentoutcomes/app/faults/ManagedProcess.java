@@ -3,6 +3,7 @@ package io.agentoutcomes.app.faults;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -41,7 +42,7 @@ final class ManagedProcess implements AutoCloseable {
         command.addAll(args);
         Files.createDirectories(log.getParent());
         Files.writeString(log, "\n=== start " + name + ": " + String.join(" ", command) + "\n",
-                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+                StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.apache.avro.specific.SpecificRecord;
@@ -51,9 +52,9 @@ final class PipelineChecks {
 
     private final Map<String, Object> serde;
     private final TopicWatcher watcher;
-    private final Map<String, Object> decoded = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Object> decoded = new ConcurrentHashMap<>();
     private final Map<Class<?>, Deserializer<? extends SpecificRecord>> deserializers =
-            new java.util.concurrent.ConcurrentHashMap<>();
+            new ConcurrentHashMap<>();
 
     PipelineChecks(String registryUrl, TopicWatcher watcher) {
         this.serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, registryUrl);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
@@ -49,7 +50,7 @@ final class Scenarios {
         Path dir = Path.of(System.getProperty("fault.work.dir", "target/faults")).toAbsolutePath().resolve(scenario);
         if (Files.exists(dir)) {
             try (Stream<Path> old = Files.walk(dir)) {
-                old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                old.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         return Files.createDirectories(dir);

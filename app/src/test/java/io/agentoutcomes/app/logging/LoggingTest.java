@@ -10,6 +10,9 @@ import io.agentoutcomes.app.config.LogFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +20,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.slf4j.Logger;
@@ -106,7 +110,7 @@ class LoggingTest {
         LOG.warn("a library quoting a setting: password={} truststore={}", JAAS_PASSWORD, TRUSTSTORE_PASSWORD);
         LOG.error("login failed", new SecurityException("bad credentials registry-user:" + REGISTRY_PASSWORD));
 
-        LOG.warn("a request with Authorization: Bearer {} / Basic {}", HTTP_TOKEN, java.util.Base64.getEncoder()
+        LOG.warn("a request with Authorization: Bearer {} / Basic {}", HTTP_TOKEN, Base64.getEncoder()
                 .encodeToString(("ops:" + HTTP_PASSWORD).getBytes(StandardCharsets.UTF_8)));
         LOG.warn("keystore password {}, user info ops:{}", KEYSTORE_PASSWORD, HTTP_PASSWORD);
 
@@ -120,8 +124,8 @@ class LoggingTest {
     @ParameterizedTest
     @EnumSource(LogFormat.class)
     void kafkasOwnLinesGoToTheirFileAndStandardErrorKeepsTheServicesOwn(LogFormat format,
-            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        java.nio.file.Path file = dir.resolve("data").resolve("logs").resolve("kafka.log");
+            @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("data").resolve("logs").resolve("kafka.log");
         Logging.configure(format, config.secretValues(), Optional.of(file));
 
         LOG.info("Starting with {}", config);
@@ -132,7 +136,7 @@ class LoggingTest {
         LoggerFactory.getLogger("org.apache.kafka.clients.NetworkClient").debug("below the level: nowhere");
 
         assertThat(output().lines().toList()).singleElement().asString().contains("Starting with AppConfig[");
-        String kafka = java.nio.file.Files.readString(file);
+        String kafka = Files.readString(file);
         assertThat(kafka).contains("Connection to node -1 could not be established", "a broker error quoting password=[hidden]",
                 "java.lang.IllegalStateException: broker trace", "a state change").doesNotContain(JAAS_PASSWORD, "below the level");
         if (format == LogFormat.JSON) {

@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.Records;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryState;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -22,6 +23,9 @@ import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.errors.SerializationException;
@@ -228,9 +232,9 @@ class AvroSerdeTest {
 
     private static byte[] avroBinary(SpecificRecord record) {
         try {
-            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-            org.apache.avro.io.BinaryEncoder encoder = org.apache.avro.io.EncoderFactory.get().binaryEncoder(out, null);
-            new org.apache.avro.specific.SpecificDatumWriter<SpecificRecord>(record.getSchema()).write(record, encoder);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, null);
+            new SpecificDatumWriter<SpecificRecord>(record.getSchema()).write(record, encoder);
             encoder.flush();
             return out.toByteArray();
         } catch (IOException e) {

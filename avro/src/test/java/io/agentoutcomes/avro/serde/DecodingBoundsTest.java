@@ -11,6 +11,7 @@ import io.agentoutcomes.avro.Severity;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -99,7 +100,7 @@ class DecodingBoundsTest {
     void bytesClaimingMoreThanTheRecordHasLeftAreRefused() {
         AgentResult one = Records.success();
         byte[] valid = serde.serializer().serialize("agent-results", one);
-        byte[] truncated = java.util.Arrays.copyOf(valid, valid.length - 1);
+        byte[] truncated = Arrays.copyOf(valid, valid.length - 1);
 
         assertThat(serde.deserializer().deserialize("agent-results", valid)).isEqualTo(one);
         assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", truncated))

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.analytics;
 
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,7 +39,7 @@ public final class SourceProgress {
     /** One progress record's content. */
     record Report(int source, State state, long time) {
         String key() {
-            return PREFIX + source + '|' + state.name().toLowerCase(java.util.Locale.ROOT) + '|' + time;
+            return PREFIX + source + '|' + state.name().toLowerCase(Locale.ROOT) + '|' + time;
         }
     }
 
@@ -60,7 +61,7 @@ public final class SourceProgress {
 
     static Report parse(String key) {
         String[] parts = key.substring(PREFIX.length()).split("\\|", 3);
-        return new Report(Integer.parseInt(parts[0]), State.valueOf(parts[1].toUpperCase(java.util.Locale.ROOT)),
+        return new Report(Integer.parseInt(parts[0]), State.valueOf(parts[1].toUpperCase(Locale.ROOT)),
                 Long.parseLong(parts[2]));
     }
 

@@ -13,6 +13,7 @@ import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -100,7 +101,7 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
             return verdict;
         }
         PolicyDecision decision = verdict.decision();
-        String rule = "task stopped before (" + earlier.name().toLowerCase(java.util.Locale.ROOT) + ")";
+        String rule = "task stopped before (" + earlier.name().toLowerCase(Locale.ROOT) + ")";
         PolicyDecision stop = decision.stopped(rule, earlier == StopReason.RETRY_LIMIT
                 ? ErrorPolicy.retryLimitText(verdict.category(), decision.consecutiveFailures(), decision.maxRetries())
                 : ErrorPolicy.notRetriedText(verdict.category(), rule), earlier);
@@ -116,11 +117,11 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
         StepResultType stepType = event.getResultType();
         if (stepType == null || stepType == StepResultType.SUCCESS) {
             return new Verdict(ResultType.SUCCESS, null, null, stepType == null
-                    ? "success (no result_type: seed 001 backward compatibility)" : "success", null);
+                    ? "success (no result_type: an event without one is a success)" : "success", null);
         }
         FailureContext context = new FailureContext(ErrorCode.UNKNOWN, ErrorCategory.UNKNOWN, consecutiveBefore + 1,
                 totalBefore + 1, null);
-        String rule = "explicit result_type " + stepType.name().toLowerCase(java.util.Locale.ROOT);
+        String rule = "explicit result_type " + stepType.name().toLowerCase(Locale.ROOT);
         ErrorHandling handling = stepType == StepResultType.RETRYABLE_FAILURE ? ErrorHandling.RETRY : ErrorHandling.STOP;
         PolicyDecision decision = defaultPolicy.decide(context, new ErrorPolicy.Rule(handling, rule));
         ResultType type = switch (stepType) {
@@ -128,7 +129,7 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
             case COMPENSATABLE_FAILURE -> ResultType.COMPENSATABLE_FAILURE;
             default -> ResultType.PERMANENT_FAILURE;
         };
-        String reason = event.getReason() != null ? event.getReason() : stepType.name().toLowerCase(java.util.Locale.ROOT);
+        String reason = event.getReason() != null ? event.getReason() : stepType.name().toLowerCase(Locale.ROOT);
         return new Verdict(type, ErrorCode.UNKNOWN, ErrorCategory.UNKNOWN, reason, decision);
     }
 }

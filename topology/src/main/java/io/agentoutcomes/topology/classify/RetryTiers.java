@@ -13,7 +13,7 @@ import java.util.TreeSet;
  */
 public record RetryTiers(List<Tier> tiers) {
     public static final String LONG = "long";
-    /** The default bounds: seed 000's backoff delays (its bases and its cap), so one tier per delay it computes. */
+    /** The default bounds: the default backoff's delays (its bases and its cap), so one tier per delay it computes. */
     public static final List<Duration> DEFAULT_BOUNDS = List.of(Duration.ofSeconds(1), Duration.ofSeconds(2),
             Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30));
 

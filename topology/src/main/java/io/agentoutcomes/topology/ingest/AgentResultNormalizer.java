@@ -16,8 +16,8 @@ import java.util.stream.Collectors;
  */
 public final class AgentResultNormalizer {
     /**
-     * The JSON dialects, in the order their shapes are tried (seed 004's {@code success} with {@code agentId} before
-     * seed 000's bare {@code success}); the refusals name them in this order.
+     * The JSON dialects, in the order their shapes are tried (a review-agent {@code success} with {@code agentId} before
+     * a vat-envelope's bare {@code success}); the refusals name them in this order.
      */
     static final List<JsonDialect> DIALECTS = List.of(new ReviewAgentResult(), new VatEnvelope(), new FlatAgentsResult());
 

@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Seed 003's {@code AgentResult} (flatagents): snake_case, {@code output}/{@code content} (kept on a failure too),
+ * The flatagents dialect's {@code AgentResult}: snake_case, {@code output}/{@code content} (kept on a failure too),
  * {@code usage} with cache
  * tokens, {@code cost} as a breakdown or a float, {@code finish_reason}, a structured {@code error} (none = success),
  * {@code rate_limit} with windows, and {@code provider_data} whose raw headers are redacted here.
@@ -39,7 +39,7 @@ final class FlatAgentsResult implements JsonDialect {
 
     @Override
     public String shape() {
-        return "a seed 003 result (output, usage, cost, error, ...)";
+        return "a flatagents result (output, usage, cost, error, ...)";
     }
 
     /** No status, and any of its members (present, even as null). */
@@ -62,7 +62,7 @@ final class FlatAgentsResult implements JsonDialect {
                 .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {
-            // What the model produced before it failed is kept, as seed 003's AgentResult carries it beside the error.
+            // What the model produced before it failed is kept, as the dialect's AgentResult carries it beside the error.
             return canonical.setOutcome(Failure.newBuilder().setError(error(root)).setFinishReason(finishReason)
                     .setData(root.jsonText("output")).setContent(root.text("content")).build());
         }
@@ -86,7 +86,7 @@ final class FlatAgentsResult implements JsonDialect {
                 .setMessage(fields.text("message"))
                 .setStatusCode(fields.smallCount("status_code"))
                 .setRetryable(fields.bool("retryable"))
-                // Seed 002's ErrorContext names the failed tool; snake case as seed 003 spells fields, or seed 002's own.
+                // An ErrorContext names the failed tool: snake case as this dialect spells fields, or camel case as agents' own.
                 .setToolName(fields.text("tool_name") != null ? fields.text("tool_name") : fields.text("toolName"))
                 .build();
     }

@@ -19,6 +19,7 @@ import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.InputLimits;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -145,7 +146,7 @@ public final class InputBounds {
             return;
         }
         for (String name : raw.keySet()) {
-            if (!RawHeaderRedactor.keeps(name) || !name.equals(name.toLowerCase(java.util.Locale.ROOT).trim())) {
+            if (!RawHeaderRedactor.keeps(name) || !name.equals(name.toLowerCase(Locale.ROOT).trim())) {
                 provider.setRawHeaders(RawHeaderRedactor.redact(raw));
                 return;
             }

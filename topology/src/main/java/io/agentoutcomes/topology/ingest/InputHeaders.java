@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.avro.HeaderNames;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.kafka.common.header.Header;
@@ -69,7 +70,7 @@ public final class InputHeaders {
             return null;
         }
         if (isCredentialName(header.key())) {
-            return java.util.Arrays.equals(value, REDACTED) ? null : REDACTED;
+            return Arrays.equals(value, REDACTED) ? null : REDACTED;
         }
         if (!mayHoldCredential(value)) {
             return null;

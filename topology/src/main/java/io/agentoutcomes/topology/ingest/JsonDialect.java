@@ -12,7 +12,7 @@ interface JsonDialect {
     /** The contract's name for it: stamped on each record it reads, matched against the {@code dialect} header. */
     Dialect id();
 
-    /** Its shape in a few words, for the refusal that names the accepted shapes ("a seed 003 result (output, ...)"). */
+    /** Its shape in a few words, for the refusal that names the accepted shapes ("a flatagents result (output, ...)"). */
     String shape();
 
     /** Whether a record with no {@code dialect} header has this shape (tried in the list's order; the first wins). */

@@ -113,7 +113,7 @@ final class JsonFields {
     }
 
     /**
-     * A number from 0 up where the seed's type is {@code number} (seed 000's TypeScript, seed 004's {@code z.number()}):
+     * A number from 0 up where a dialect's type is {@code number} (TypeScript's {@code number}, Zod's {@code z.number()}):
      * any finite value is valid ({@code performance.now()} measures 150.25 ms), kept in the contract's whole unit,
      * rounded half up (150.25 → 150, 150.5 → 151). Negative, non-finite or too large for 64 bits is out of range.
      */

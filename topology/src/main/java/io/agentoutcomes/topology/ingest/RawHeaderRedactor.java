@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Decides which provider response headers ({@code provider_data.raw_headers}, seed 003) may be written to Kafka:
+ * Decides which provider response headers ({@code provider_data.raw_headers}) may be written to Kafka:
  * rate-limit, retry-after and request-id headers, and nothing that looks like a credential (authorization, cookies,
  * anything named like a key, token or secret that is not a rate-limit counter). Everything else is dropped: a header
  * nobody asked for is not worth the risk of leaking one that should have stayed secret.
@@ -34,7 +34,7 @@ public final class RawHeaderRedactor {
         return KEEP.matcher(lower).matches() && !CREDENTIAL.matcher(lower).matches();
     }
 
-    /** The headers that are kept, names lower-cased (seed 003: raw headers are normalized to lower case). */
+    /** The headers that are kept, names lower-cased (raw headers are normalized to lower case). */
     public static Map<String, String> redact(Map<String, String> headers) {
         Map<String, String> kept = new LinkedHashMap<>();
         headers.forEach((name, value) -> {

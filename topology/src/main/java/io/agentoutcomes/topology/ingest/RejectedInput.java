@@ -7,6 +7,8 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -64,7 +66,7 @@ public final class RejectedInput {
 
     private static Headers copyHeaders(Headers input, boolean pipelineHeadersLast) {
         Header[] all = input.toArray();
-        java.util.Map<String, Integer> lastOwn = new java.util.HashMap<>();
+        Map<String, Integer> lastOwn = new HashMap<>();
         for (int i = 0; pipelineHeadersLast && i < all.length; i++) {
             if (all[i].key().startsWith("__streams.errors.")) {
                 lastOwn.put(all[i].key(), i);

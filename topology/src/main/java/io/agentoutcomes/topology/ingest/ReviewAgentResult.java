@@ -19,9 +19,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Seed 004's {@code AgentResult}: status {@code success} (findings), {@code failure} (error message, failure stage,
- * partial findings) or {@code skipped} (reason), with {@code agentId} and {@code metrics}. Seed 004 failures carry
- * a message but no error code: their code is {@value #NO_CODE}. Validated as seed 004's Zod schema (FR-025) does:
+ * The review-agent dialect's {@code AgentResult}: status {@code success} (findings), {@code failure} (error message, failure stage,
+ * partial findings) or {@code skipped} (reason), with {@code agentId} and {@code metrics}. Its failures carry
+ * a message but no error code: their code is {@value #NO_CODE}. Validated as the dialect's Zod schema does:
  * {@code metrics} (with {@code durationMs} and {@code filesProcessed}) always, {@code findings} on success,
  * {@code error} and {@code failureStage} on failure, {@code reason} on skip, and in every finding {@code severity},
  * {@code file}, {@code message} and {@code sourceAgent}; a violation is rejected naming the field. Values as the schema
@@ -31,7 +31,7 @@ import java.util.Set;
  */
 final class ReviewAgentResult implements JsonDialect {
     private static final Set<String> ONLY_STATUSES = Set.of("failure", "skipped");
-    /** Seed 004's {@code AgentMetricsSchema}: what every result's metrics must hold. */
+    /** The dialect's {@code AgentMetricsSchema}: what every result's metrics must hold. */
     private static final List<String> REQUIRED_METRICS = List.of("durationMs", "filesProcessed");
     /** The fields of the schema's result, of its metrics and of a finding: none of them may be null. */
     private static final List<String> RESULT_FIELDS = List.of("status", "agentId", "findings", "error", "failureStage",
@@ -50,7 +50,7 @@ final class ReviewAgentResult implements JsonDialect {
 
     @Override
     public String shape() {
-        return "a seed 004 result (status success/failure/skipped with agentId)";
+        return "a review-agent result (status success/failure/skipped with agentId)";
     }
 
     /** Status failure or skipped; or success with {@code agentId}, {@code findings} or {@code metrics}. */
@@ -83,7 +83,7 @@ final class ReviewAgentResult implements JsonDialect {
         };
         JsonFields metrics = root.object("metrics");
         if (metrics == null) {
-            throw new InvalidInputException(MISSING_FIELD, "metrics is required (seed 004: every result carries its metrics)");
+            throw new InvalidInputException(MISSING_FIELD, "metrics is required (every review-agent result carries its metrics)");
         }
         refuseNulls(metrics, METRICS_FIELDS);
         for (String required : REQUIRED_METRICS) {
@@ -127,7 +127,7 @@ final class ReviewAgentResult implements JsonDialect {
                 .build();
     }
 
-    /** @param required whether the list must be there (seed 004: {@code findings} on success; {@code partialFindings} defaults to []) */
+    /** @param required whether the list must be there ({@code findings} on success; {@code partialFindings} defaults to []) */
     private static List<Finding> findings(JsonFields root, String name, boolean required) {
         if (required && !root.has(name)) {
             throw new InvalidInputException(MISSING_FIELD, name + " is required when status is success (it may be empty)");
@@ -164,13 +164,13 @@ final class ReviewAgentResult implements JsonDialect {
         return metadata == null ? null : metadata.node().toString();
     }
 
-    /** Seed 004's schema has no nullable field: a field it defines, present as null, is refused. */
+    /** The dialect's schema has no nullable field: a field it defines, present as null, is refused. */
     private static JsonFields refuseNulls(JsonFields fields, List<String> names) {
         for (String name : names) {
             JsonNode value = fields.node().get(name);
             if (value != null && value.isNull()) {
                 throw new InvalidInputException(WRONG_TYPE, fields.at(name)
-                        + " is null: seed 004's schema allows no null (leave an optional field out)");
+                        + " is null: the review-agent schema allows no null (leave an optional field out)");
             }
         }
         return fields;

@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Seed 000's result envelope: {@code AgentResult} / {@code StatefulAgentResult} with status {@code success},
+ * The vat-envelope dialect's result envelope: {@code AgentResult} / {@code StatefulAgentResult} with status {@code success},
  * {@code error} or {@code in-progress}, bare, as {@code {result}} (one-shot output) or as
- * {@code {reply, sessionState, result}} (conversational output: all three required, as seed 000 types it).
+ * {@code {reply, sessionState, result}} (conversational output: all three required, as the envelope types it).
  */
 final class VatEnvelope implements JsonDialect {
     private static final Set<String> STATUSES = Set.of("success", "error", "in-progress");
@@ -34,7 +34,7 @@ final class VatEnvelope implements JsonDialect {
 
     @Override
     public String shape() {
-        return "a seed 000 envelope (status success/error/in-progress, or {result})";
+        return "a vat-envelope result (status success/error/in-progress, or {result})";
     }
 
     /** Status success, error or in-progress; or no status and a {@code result} object whose status is one of those. */
@@ -74,7 +74,7 @@ final class VatEnvelope implements JsonDialect {
     }
 
     /**
-     * The output around a wrapped result, as seed 000 types it: with {@code reply} or {@code sessionState}, a
+     * The output around a wrapped result, as the envelope types it: with {@code reply} or {@code sessionState}, a
      * {@code ConversationalAgentOutput}, where {@code reply} (a string) and {@code sessionState} (any JSON, its key
      * present) are both required; with neither, a {@code OneShotAgentOutput}, whose {@code AgentResult} is success
      * or error, never in progress.
@@ -110,7 +110,7 @@ final class VatEnvelope implements JsonDialect {
         return code;
     }
 
-    /** Usage of which only the total is known (seed 000 tokensUsed, seed 004 metrics.tokensUsed); null for null. */
+    /** Usage of which only the total is known (the envelope's tokensUsed, a review-agent result's metrics.tokensUsed); null for null. */
     static Usage totalTokens(Long tokens) {
         return tokens == null ? null : Usage.newBuilder().setTotalTokens(tokens).build();
     }
@@ -121,7 +121,7 @@ final class VatEnvelope implements JsonDialect {
     }
 
     /**
-     * Seed 000's ExecutionMetadata; null when absent. Its counts are TypeScript {@code number}s: any finite value from
+     * The envelope's ExecutionMetadata; null when absent. Its counts are TypeScript {@code number}s: any finite value from
      * 0 up, rounded half up to a whole millisecond, token or retry.
      */
     static ExecutionMetadata execution(JsonFields execution) {

@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -104,7 +105,7 @@ public final class ReplayState {
                 .allMatch(a -> a.getAttempt() <= candidate.getAttempt());
     }
 
-    private static JobReplayState derive(String jobId, java.util.Collection<NodeReplay> nodeSet,
+    private static JobReplayState derive(String jobId, Collection<NodeReplay> nodeSet,
                                          Map<String, String> payloads, Long updated) {
         List<NodeReplay> nodes = new ArrayList<>(nodeSet);
         nodes.sort(STEP_ORDER);

@@ -22,10 +22,12 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.stream.IntStream;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -118,9 +120,9 @@ class AnalyticsTopologyTest {
         List<KeyValue<String, AgentMetrics>> windows = minutes.readKeyValuesToList();
         // each window as merged, then the first once more, closed: the task's progress (3:20) is past its end and grace
         assertThat(windows).extracting(kv -> kv.key, kv -> kv.value.getWindowClosed()).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(key("1m", T0), false),
-                org.assertj.core.groups.Tuple.tuple(key("1m", T0.plusSeconds(180)), false),
-                org.assertj.core.groups.Tuple.tuple(key("1m", T0), true));
+                Tuple.tuple(key("1m", T0), false),
+                Tuple.tuple(key("1m", T0.plusSeconds(180)), false),
+                Tuple.tuple(key("1m", T0), true));
         assertThat(windows.get(0).value.getCostTotal()).isEqualTo(new BigDecimal("0.250000000000"));
         assertThat(windows.get(0).value.getInputTokens()).isEqualTo(100);
         assertThat(windows.get(1).value.getCostTotal()).isEqualTo(new BigDecimal("0.500000000000"));
@@ -138,7 +140,7 @@ class AnalyticsTopologyTest {
         // 30 windows merged, and the 28 whose end plus grace the task's progress (29:01) is past published closed
         assertThat(windows).filteredOn(kv -> !kv.value.getWindowClosed()).hasSize(30);
         assertThat(windows).filteredOn(kv -> kv.value.getWindowClosed()).extracting(kv -> kv.key)
-                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 28)
+                .containsExactlyElementsOf(IntStream.range(0, 28)
                         .mapToObj(minute -> key("1m", T0.plusSeconds(60L * minute))).toList());
         assertThat(windows).allSatisfy(kv -> assertThat(kv.value.getCostTotal()).isEqualTo(new BigDecimal("0.010000000000")));
         assertThat(hours.readKeyValuesToList()).extracting(kv -> kv.value.getCostTotal())

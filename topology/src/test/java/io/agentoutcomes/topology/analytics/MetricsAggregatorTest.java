@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Finding;
+import io.agentoutcomes.avro.InProgress;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Severity;
@@ -150,7 +151,7 @@ class MetricsAggregatorTest {
 
     private static ClassifiedOutcome withConfidence(ResultType type, Double confidence) {
         ClassifiedOutcome outcome = type == ResultType.SUCCESS ? success(null)
-                : outcome(type, null, null, null, io.agentoutcomes.avro.InProgress.newBuilder().build());
+                : outcome(type, null, null, null, InProgress.newBuilder().build());
         outcome.getAgentResult().setConfidence(confidence);
         return outcome;
     }

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -73,8 +75,8 @@ class WindowMergerTest {
     private Map<Long, Long> closed() {
         return context.forwarded().stream().map(MockProcessorContext.CapturedForward::record)
                 .filter(record -> record.value().getWindowClosed())
-                .collect(java.util.stream.Collectors.toMap(record -> WindowKey.decode(record.key()).start() / MINUTE,
-                        record -> record.value().getAttempts(), (a, b) -> b, java.util.TreeMap::new));
+                .collect(Collectors.toMap(record -> WindowKey.decode(record.key()).start() / MINUTE,
+                        record -> record.value().getAttempts(), (a, b) -> b, TreeMap::new));
     }
 
     private long dropped() {

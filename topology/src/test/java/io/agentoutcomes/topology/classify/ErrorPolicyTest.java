@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.StopReason;
 import java.util.EnumSet;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -93,7 +94,7 @@ class ErrorPolicyTest {
         ErrorPolicy policy = ErrorPolicy.preset(name).orElseThrow();
 
         assertThat(policy.maxRetries()).isEqualTo(maxRetries);
-        assertThat(policy.categories()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of(
+        assertThat(policy.categories()).containsExactlyInAnyOrderEntriesOf(Map.of(
                 ErrorCategory.TOOL, tool, ErrorCategory.MODEL, model, ErrorCategory.VALIDATION, validation,
                 ErrorCategory.RATE_LIMIT, rateLimit, ErrorCategory.TIMEOUT, timeout, ErrorCategory.UNKNOWN, unknown));
     }

@@ -370,7 +370,7 @@ class RetryRouteTest {
         assertThat(outcomes).extracting(kv -> kv.value.getResultType()).containsExactly(ResultType.RETRYABLE_FAILURE,
                 ResultType.PERMANENT_FAILURE, ResultType.COMPENSATABLE_FAILURE, ResultType.SUCCESS);
         assertThat(outcomes.get(0).value.getDecision().getRule()).isEqualTo("explicit result_type retryable_failure");
-        assertThat(outcomes.get(3).value.getReason()).isEqualTo("success (no result_type: seed 001 backward compatibility)");
+        assertThat(outcomes.get(3).value.getReason()).isEqualTo("success (no result_type: an event without one is a success)");
         assertThat(deadLetter.readValuesToList()).extracting(ClassifiedOutcome::getNodeId).containsExactly("n2");
         assertThat(compensations.readKeyValuesToList()).extracting(kv -> kv.key + ":" + kv.value.getNodeId())
                 .containsExactly("job-1:n3");

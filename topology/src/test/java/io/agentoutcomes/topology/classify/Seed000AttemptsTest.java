@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TaskAttempts;
@@ -131,7 +132,7 @@ class Seed000AttemptsTest {
         ClassifiedOutcome later = classify(timeout(5, null), stopped);
 
         assertThat(later.getDecision().getHandling()).isEqualTo(ErrorHandling.STOP);
-        assertThat(later.getResultType()).isEqualTo(io.agentoutcomes.avro.ResultType.PERMANENT_FAILURE);
+        assertThat(later.getResultType()).isEqualTo(ResultType.PERMANENT_FAILURE);
         assertThat(later.getDecision().getReason()).isEqualTo("Timeout error after 6 consecutive failures (max: 5)");
     }
 
@@ -144,7 +145,7 @@ class Seed000AttemptsTest {
 
         ClassifiedOutcome later = classify(timeout(1, null), stopped);
 
-        assertThat(later.getResultType()).isEqualTo(io.agentoutcomes.avro.ResultType.PERMANENT_FAILURE);
+        assertThat(later.getResultType()).isEqualTo(ResultType.PERMANENT_FAILURE);
         assertThat(later.getDecision().getStopReason()).isEqualTo(StopReason.ERROR);
         assertThat(later.getDecision().getReason()).isEqualTo("Timeout error, not retried: task stopped before (error)");
     }

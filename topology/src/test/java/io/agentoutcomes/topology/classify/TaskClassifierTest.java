@@ -13,7 +13,9 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.topology.StageDriver;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -98,7 +100,7 @@ class TaskClassifierTest {
         assertThat(tasks().get("task-1")).isNull();
         List<TestRecord<String, byte[]>> changelog = stage.driver.createOutputTopic(
                 StageDriver.APPLICATION_ID + "-" + ClassifyTopology.AGENT_TASKS_STORE + "-changelog", new StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer()).readRecordsToList();
+                new ByteArrayDeserializer()).readRecordsToList();
         assertThat(changelog).extracting(TestRecord::key).containsExactly("task-1", "task-1");
         assertThat(changelog.get(1).value()).isNull();
         // Past the horizon a re-send is a new result.
@@ -125,7 +127,7 @@ class TaskClassifierTest {
     void theStoreStaysFlatOverTenHorizonsOfOneShotTasks() {
         // 20 one-shot tasks a minute for 100 minutes (ten horizons); sweeps examine four entries per task added since
         // the last, so they keep pace.
-        List<Long> sizes = new java.util.ArrayList<>();
+        List<Long> sizes = new ArrayList<>();
         int task = 0;
         for (int minute = 0; minute < 100; minute++) {
             for (int i = 0; i < 20; i++) {

@@ -25,6 +25,7 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.test.TestRecord;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -112,7 +113,7 @@ class IngestStageTest {
                 RejectedInput.OFFSET, "0"));
         assertThat(rejectedCount("node-finished-json", "unparseable-json")).isEqualTo(1.0);
         assertThat(nodeFinished.readValuesToList()).extracting(NodeFinished::getJobId, NodeFinished::getNodeId,
-                NodeFinished::getResultType).containsExactly(org.assertj.core.groups.Tuple.tuple("job-1", "n1",
+                NodeFinished::getResultType).containsExactly(Tuple.tuple("job-1", "n1",
                 StepResultType.SUCCESS));
     }
 

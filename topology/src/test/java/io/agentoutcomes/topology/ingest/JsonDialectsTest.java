@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class JsonDialectsTest {
     /** What the refusal of a record of no known shape expects, after its first words: every test quotes it from here. */
-    static final String NO_SHAPE = " expected a seed 004 result (status success/failure/skipped with agentId), "
-            + "a seed 000 envelope (status success/error/in-progress, or {result}) or a seed 003 result "
+    static final String NO_SHAPE = " expected a review-agent result (status success/failure/skipped with agentId), "
+            + "a vat-envelope result (status success/error/in-progress, or {result}) or a flatagents result "
             + "(output, usage, cost, error, ...)";
 
     private static JsonFields root(String json) {

@@ -71,9 +71,9 @@ class Seed004SchemaTest {
         "severity capitalized | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"Warning\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\"}]} | findings[0].severity is 'Warning': expected error, warning or info",
         "metadata as a string | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\",\"metadata\":\"CWE-79\"}]} | findings[0].metadata is string \"CWE-79\": expected an object",
         "metadata as an array | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"message\":\"m\",\"sourceAgent\":\"s\",\"metadata\":[1]}]} | findings[0].metadata is array [1]: expected an object",
-        "partialFindings null | {\"status\":\"failure\",\"agentId\":\"a\",\"error\":\"e\",\"failureStage\":\"exec\"," + METRICS + ",\"partialFindings\":null} | partialFindings is null: seed 004's schema allows no null (leave an optional field out)",
-        "a finding's line null | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"line\":null,\"message\":\"m\",\"sourceAgent\":\"s\"}]} | findings[0].line is null: seed 004's schema allows no null (leave an optional field out)",
-        "metrics tokensUsed null | {\"status\":\"skipped\",\"agentId\":\"a\",\"reason\":\"r\",\"metrics\":{\"durationMs\":1,\"filesProcessed\":0,\"tokensUsed\":null}} | metrics.tokensUsed is null: seed 004's schema allows no null (leave an optional field out)",
+        "partialFindings null | {\"status\":\"failure\",\"agentId\":\"a\",\"error\":\"e\",\"failureStage\":\"exec\"," + METRICS + ",\"partialFindings\":null} | partialFindings is null: the review-agent schema allows no null (leave an optional field out)",
+        "a finding's line null | {\"status\":\"success\",\"agentId\":\"a\"," + METRICS + ",\"findings\":[{\"severity\":\"info\",\"file\":\"a.ts\",\"line\":null,\"message\":\"m\",\"sourceAgent\":\"s\"}]} | findings[0].line is null: the review-agent schema allows no null (leave an optional field out)",
+        "metrics tokensUsed null | {\"status\":\"skipped\",\"agentId\":\"a\",\"reason\":\"r\",\"metrics\":{\"durationMs\":1,\"filesProcessed\":0,\"tokensUsed\":null}} | metrics.tokensUsed is null: the review-agent schema allows no null (leave an optional field out)",
     })
     void seed004ValuesTheSchemaRefusesAreRejectedAsWrongType(String row, String json, String message) {
         assertThatThrownBy(() -> normalize(json)).isInstanceOf(InvalidInputException.class)
@@ -93,7 +93,7 @@ class Seed004SchemaTest {
             assertThat(new String(rejected.get(0).headers().lastHeader(RejectedInput.REASON).value(), StandardCharsets.UTF_8))
                     .isEqualTo("wrong-type");
             assertThat(new String(rejected.get(0).headers().lastHeader(RejectedInput.MESSAGE).value(), StandardCharsets.UTF_8))
-                    .isEqualTo("partialFindings is null: seed 004's schema allows no null (leave an optional field out)");
+                    .isEqualTo("partialFindings is null: the review-agent schema allows no null (leave an optional field out)");
         } finally {
             pipeline.close();
         }

@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.Topics;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -101,7 +102,7 @@ class ReplayTopologyTest {
         assertThat(published).hasSize(25);
         JobReplayState last = published.get(24);
         assertThat(last.getCompletedNodeIds()).hasSize(25);
-        int bytes = payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+        int bytes = payload.getBytes(StandardCharsets.UTF_8).length;
         assertThat(last.getPayloadResults()).hasSize(25)
                 .allSatisfy((node, kept) -> assertThat(kept).isEqualTo("{\"summarized\":true,\"bytes\":" + bytes + "}"));
         for (JobReplayState state : published) {

@@ -5,7 +5,7 @@ import io.agentoutcomes.avro.JobReplayState;
 /**
  * A job's status as the pages show it. The replay state's {@code RUNNING} means only that no node failed for good,
  * so a job whose every node has succeeded is shown as completed, not as running. A failed job whose compensation
- * is pending (seed 001: a compensatable failure fails the job) is shown failed, with a "compensation pending" badge
+ * is pending (a compensatable failure fails the job) is shown failed, with a "compensation pending" badge
  * beside it; a state written before that flag existed, with the old status {@code COMPENSATION_PENDING}, is shown
  * the same way.
  */

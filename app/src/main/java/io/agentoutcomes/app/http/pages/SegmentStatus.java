@@ -3,9 +3,8 @@ package io.agentoutcomes.app.http.pages;
 import io.agentoutcomes.avro.StepResultType;
 
 /**
- * The timeline status of a result type: seed 001's mapping, except that a compensatable failure has its own
- * colour: the job failed all the same (seed 001 §3), but the step waits for a compensation to undo it, which a
- * permanent one does not (seed 001 allows the mapping to differ: "can map").
+ * The timeline status of a result type: a compensatable failure has a colour of its own: the job failed all the
+ * same, but the step waits for a compensation to undo it, which a permanent one does not.
  */
 public enum SegmentStatus {
     OK("ok", "#2e7d32"), RETRYABLE("retryable", "#f9a825"), COMPENSATABLE("compensatable", "#6a1b9a"),

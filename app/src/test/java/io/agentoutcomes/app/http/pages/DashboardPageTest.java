@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.avro.AgentMetrics;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class DashboardPageTest {
@@ -15,7 +19,7 @@ class DashboardPageTest {
         return AgentMetrics.newBuilder().setAgentId("a").setModel(model).setProvider("p").setWindowStart(start.toEpochMilli())
                 .setCostTotal(new BigDecimal(cost).setScale(12)).setCostInput(BigDecimal.ZERO.setScale(12))
                 .setCostOutput(BigDecimal.ZERO.setScale(12)).setCostCacheRead(BigDecimal.ZERO.setScale(12))
-                .setCostCacheWrite(BigDecimal.ZERO.setScale(12)).setTotalTokens(tokens).setDurationSketch(java.nio.ByteBuffer.allocate(0))
+                .setCostCacheWrite(BigDecimal.ZERO.setScale(12)).setTotalTokens(tokens).setDurationSketch(ByteBuffer.allocate(0))
                 .build();
     }
 
@@ -48,8 +52,8 @@ class DashboardPageTest {
                 point("gpt-4o-mini", Instant.parse("2026-01-01T10:05:00Z"), "0.02", 200)))),
                 m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
 
-        java.util.regex.Matcher label = java.util.regex.Pattern.compile("class=\"x-label\"[^>]*>([^<]*)<").matcher(svg);
-        List<String> labels = new java.util.ArrayList<>();
+        Matcher label = Pattern.compile("class=\"x-label\"[^>]*>([^<]*)<").matcher(svg);
+        List<String> labels = new ArrayList<>();
         while (label.find()) {
             labels.add(label.group(1));
         }

@@ -8,7 +8,10 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.topology.replay.ReplayState;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class TimelinePageTest {
@@ -91,8 +94,8 @@ class TimelinePageTest {
     }
 
     private static List<String> ticks(String html) {
-        java.util.regex.Matcher tick = java.util.regex.Pattern.compile("class=\"tick\"[^>]*>([^<]*)<").matcher(html);
-        List<String> ticks = new java.util.ArrayList<>();
+        Matcher tick = Pattern.compile("class=\"tick\"[^>]*>([^<]*)<").matcher(html);
+        List<String> ticks = new ArrayList<>();
         while (tick.find()) {
             ticks.add(tick.group(1));
         }
