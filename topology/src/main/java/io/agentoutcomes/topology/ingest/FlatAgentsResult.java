@@ -58,7 +58,8 @@ final class FlatAgentsResult implements JsonDialect {
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setMetadata(root.jsonText("metadata"))
                 // Read from the headers as received, before redaction keeps only the ones Kafka may see.
-                .setRateLimit(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")), rawHeaders, resultTime))
+                .setRateLimit(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")), rawHeaders,
+                        provider == null ? null : provider.text("provider"), resultTime))
                 .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {
