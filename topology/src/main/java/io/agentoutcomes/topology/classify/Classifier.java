@@ -78,7 +78,7 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
             throw new IllegalArgumentException("unknown outcome " + outcome);
         }
         ErrorInfo error = failure.getError();
-        ErrorCode code = ErrorCodes.canonical(error.getCode(), error.getStatusCode());
+        ErrorCode code = ErrorCodes.canonical(error, result.getRateLimit());
         ErrorCategory category = code == ErrorCode.UNKNOWN && error.getCategory() != null ? error.getCategory() : code.category();
         FailureContext context = new FailureContext(code, category, consecutiveBefore + 1, totalBefore + 1, error.getRetryable());
         ErrorPolicy policy = policyFor(result.getAgentId());

@@ -58,8 +58,8 @@ final class FlatAgentsResult implements JsonDialect {
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setMetadata(root.jsonText("metadata"))
                 // Read from the headers as received, before redaction keeps only the ones Kafka may see.
-                .setRateLimit(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")), rawHeaders,
-                        provider == null ? null : provider.text("provider"), resultTime))
+                .setRateLimit(ProviderErrorBody.complete(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")),
+                        rawHeaders, provider == null ? null : provider.text("provider"), resultTime), errorBody(provider)))
                 .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {
@@ -69,6 +69,11 @@ final class FlatAgentsResult implements JsonDialect {
         }
         return canonical.setOutcome(Success.newBuilder().setData(root.jsonText("output")).setContent(root.text("content"))
                 .setFinishReason(finishReason).build());
+    }
+
+    /** The provider's HTTP error body as the agent passed it on, or null. */
+    private static JsonNode errorBody(JsonFields provider) {
+        return provider == null ? null : provider.node().get("error_body");
     }
 
     private static ErrorInfo error(JsonFields root) {
