@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -18,7 +19,9 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -92,9 +95,19 @@ final class FlatAgentsResult implements JsonDialect {
                 .setMessage(fields.text("message"))
                 .setStatusCode(fields.smallCount("status_code"))
                 .setRetryable(fields.bool("retryable"))
+                .setCategory(category(fields.text("category")))
                 // An ErrorContext names the failed tool: snake case as this dialect spells fields, or camel case as agents' own.
                 .setToolName(fields.text("tool_name") != null ? fields.text("tool_name") : fields.text("toolName"))
                 .build();
+    }
+
+    /** Seed 002's category as a producer names it (tool, model, validation, rate_limit, timeout, unknown), any case; else null. */
+    private static ErrorCategory category(String name) {
+        if (name == null) {
+            return null;
+        }
+        String upper = name.trim().toUpperCase(Locale.ROOT);
+        return Arrays.stream(ErrorCategory.values()).filter(c -> c.name().equals(upper)).findFirst().orElse(null);
     }
 
     /** Usage and cost, with the provider's model and request id; null when there is none of it. */
