@@ -20,6 +20,7 @@ import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -57,12 +58,15 @@ final class FlatAgentsResult implements JsonDialect {
         Instant resultTime = context.timestamp() == null ? Instant.EPOCH : context.timestamp();
         String finishReason = root.text("finish_reason");
         JsonFields provider = root.object("provider_data");
-        Map<String, String> rawHeaders = provider == null ? Map.of() : provider.stringMap("raw_headers");
+        // Headers a provider repeats in its error body count too; those the agent passed on as received win.
+        Map<String, String> rawHeaders = new LinkedHashMap<>(ProviderErrorBody.headers(errorBody(provider)));
+        rawHeaders.putAll(provider == null ? Map.of() : provider.stringMap("raw_headers"));
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setMetadata(root.jsonText("metadata"))
                 // Read from the headers as received, before redaction keeps only the ones Kafka may see.
-                .setRateLimit(ProviderErrorBody.complete(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")),
-                        rawHeaders, provider == null ? null : provider.text("provider"), resultTime), errorBody(provider)))
+                .setRateLimit(ProviderErrorBody.complete(ProviderErrorBody.named(ProviderRateLimitHeaders.complete(
+                        rateLimit(root.object("rate_limit")), rawHeaders, provider == null ? null : provider.text("provider"),
+                        resultTime), errorBody(provider)), errorBody(provider)))
                 .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {

@@ -7,7 +7,11 @@ import io.agentoutcomes.avro.RateLimitWindow;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A provider's HTTP error body as an agent passes it on ({@code provider_data.error_body}), read for what the headers do
@@ -16,10 +20,13 @@ import java.util.Locale;
  * {@link ErrorCode#LLM_QUOTA_EXHAUSTED} names), as an exhausted window of limit 0 named by that code, which no wait
  * resets; and Google's {@code google.rpc} details
  * ({@code RetryInfo.retryDelay}, a wait; {@code QuotaFailure} violations, each an exhausted window named by its
- * {@code quotaId}, e.g. {@code GenerateRequestsPerDayPerProjectPerModel-FreeTier}, its limit the {@code quotaValue}).
+ * {@code quotaId}, e.g. {@code GenerateRequestsPerDayPerProjectPerModel-FreeTier}, its limit the {@code quotaValue});
+ * OpenRouter's headers repeated in {@code error.metadata.headers} and the limit its message names.
  * Lenient: a body of another shape adds nothing, and never loses the result. Pure.
  */
 final class ProviderErrorBody {
+    /** OpenRouter's message naming the limit it enforces: {@code Rate limit exceeded: free-models-per-day. ...}. */
+    private static final Pattern NAMED_LIMIT = Pattern.compile("^Rate limit exceeded: ([A-Za-z0-9_-]{1,64})");
     private static final String RETRY_INFO = "google.rpc.RetryInfo";
     private static final String QUOTA_FAILURE = "google.rpc.QuotaFailure";
     /** Longer codes are not codes any provider sends. */
@@ -88,6 +95,40 @@ final class ProviderErrorBody {
             return state;
         }
         return completed.setWindows(windows).setLimited(true).build();
+    }
+
+    /**
+     * The response headers a provider repeats in its body ({@code error.metadata.headers}, as OpenRouter does for a
+     * limit it enforces), textual values only; empty when there are none.
+     */
+    static Map<String, String> headers(JsonNode body) {
+        JsonNode headers = body == null ? null : body.path("error").path("metadata").get("headers");
+        Map<String, String> read = new LinkedHashMap<>();
+        if (headers != null && headers.isObject()) {
+            headers.fields().forEachRemaining(header -> {
+                if (header.getValue().isTextual() || header.getValue().isNumber()) {
+                    read.put(header.getKey(), header.getValue().asText());
+                }
+            });
+        }
+        return read;
+    }
+
+    /**
+     * The state with its suffix-less {@code requests} window named as the provider's message names the limit
+     * ({@code Rate limit exceeded: free-models-per-day}), so a daily limit is known as one; else as it is.
+     */
+    static RateLimitState named(RateLimitState state, JsonNode body) {
+        Matcher limit = NAMED_LIMIT.matcher(body == null ? "" : body.path("error").path("message").asText(""));
+        if (state == null || !limit.find()) {
+            return state;
+        }
+        List<RateLimitWindow> windows = new ArrayList<>();
+        for (RateLimitWindow window : state.getWindows()) {
+            boolean suffixless = window.getHeader() != null && window.getHeader().startsWith("x-ratelimit-remaining:");
+            windows.add(suffixless ? RateLimitWindow.newBuilder(window).setName(limit.group(1)).build() : window);
+        }
+        return RateLimitState.newBuilder(state).setWindows(windows).build();
     }
 
     /** A violated quota as an exhausted window, named by its quotaId; null without one. */
