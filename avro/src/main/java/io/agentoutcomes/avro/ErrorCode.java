@@ -23,6 +23,12 @@ public enum ErrorCode {
     LLM_RATE_LIMIT("llm-rate-limit", ErrorCategory.RATE_LIMIT, Retryability.RETRYABLE, 5_000, List.of("rate_limit"), 429),
     LLM_TOKEN_LIMIT("llm-token-limit", ErrorCategory.MODEL, Retryability.NON_RETRYABLE, 2_000,
             List.of("context_length"), 413),
+    /**
+     * The account's quota, credits or spend limit is used up (OpenAI {@code insufficient_quota}, Anthropic
+     * {@code billing_error}, DeepSeek's and OpenRouter's 402, a Google quota of 0): waiting cannot help.
+     */
+    LLM_QUOTA_EXHAUSTED("llm-quota-exhausted", ErrorCategory.RATE_LIMIT, Retryability.NON_RETRYABLE, 2_000,
+            List.of("insufficient_quota", "billing_error", "insufficient_balance", "payment_required"), 402),
     /** Also every 5xx status that no other code names. */
     LLM_UNAVAILABLE("llm-unavailable", ErrorCategory.MODEL, Retryability.RETRYABLE, 10_000,
             List.of("server_error", "model_unavailable")),

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.RateLimitWindow;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -23,6 +24,11 @@ import java.util.Random;
  * @param jitter     0 (off) to 1
  */
 public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Duration cap, double multiplier, double jitter) {
+
+    /** Seed 003's wait for an exhausted hourly window that does not say when it resets. */
+    static final long HOURLY_DEFAULT_MS = 3_600_000;
+    /** Seed 003's wait for an exhausted minute window that does not say when it resets, without a retry_after. */
+    static final long MINUTE_DEFAULT_MS = 60_000;
 
     /** A delay and why it is that long. */
     public record Delay(Duration duration, String why) {
@@ -86,12 +92,13 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
             }
             for (RateLimitWindow window : rateLimit.getWindows()) {
                 if (window.getRemaining() != null && window.getRemaining() == 0) {
-                    long reset = resetIn(window, now);
+                    boolean unsaid = window.getResetsInMs() == null && window.getResetAtMs() == null;
+                    long reset = unsaid ? unsaidReset(window.getName(), rateLimit.getRetryAfterMs()) : resetIn(window, now);
                     if (reset > providerMinimum) {
                         providerMinimum = reset;
                         providerWhy = "rate-limit window " + window.getName() + " exhausted"
                                 + (window.getHeader() == null ? "" : " (header " + window.getHeader() + ")")
-                                + ", resets in " + reset + " ms";
+                                + (unsaid ? ", no reset given: seed 003's wait " : ", resets in ") + reset + " ms";
                     }
                 }
             }
@@ -100,6 +107,18 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
             return new Delay(Duration.ofMillis(providerMinimum), providerWhy + " (over " + why + ")");
         }
         return new Delay(Duration.ofMillis(computed), why);
+    }
+
+    /**
+     * The wait for an exhausted window that gives no reset time, as seed 003 waits it: an hourly window 3 600 s, a
+     * minute window the provider's retry_after, else 60 s; a window of no known length, none (the backoff decides).
+     */
+    static long unsaidReset(String name, Long retryAfterMs) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.contains("hour")) {
+            return HOURLY_DEFAULT_MS;
+        }
+        return lower.contains("minute") && retryAfterMs == null ? MINUTE_DEFAULT_MS : 0;
     }
 
     static long resetIn(RateLimitWindow window, Instant now) {

@@ -78,8 +78,13 @@ public record Classifier(ErrorPolicy defaultPolicy, Map<String, ErrorPolicy> age
             throw new IllegalArgumentException("unknown outcome " + outcome);
         }
         ErrorInfo error = failure.getError();
-        ErrorCode code = ErrorCodes.canonical(error.getCode(), error.getStatusCode());
-        ErrorCategory category = code == ErrorCode.UNKNOWN && error.getCategory() != null ? error.getCategory() : code.category();
+        ErrorCode code = ErrorCodes.canonical(error, result.getRateLimit());
+        ErrorCategory category = code.category();
+        if (code == ErrorCode.UNKNOWN) {
+            // Seed 002: a failed tool execution is a tool error whatever its code; the producer's own category first.
+            category = error.getCategory() != null ? error.getCategory()
+                    : error.getToolName() != null ? ErrorCategory.TOOL : ErrorCategory.UNKNOWN;
+        }
         FailureContext context = new FailureContext(code, category, consecutiveBefore + 1, totalBefore + 1, error.getRetryable());
         ErrorPolicy policy = policyFor(result.getAgentId());
         ErrorPolicy.Rule rule = policy.rule(context);

@@ -1,6 +1,8 @@
 package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ErrorCode;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.RateLimitState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -31,14 +33,32 @@ public final class ErrorCodes {
      * @param statusCode   the HTTP status of the failed call, or null
      */
     public static ErrorCode canonical(String reportedCode, Integer statusCode) {
-        if (reportedCode != null) {
-            String code = reportedCode.trim().toLowerCase(Locale.ROOT);
-            ErrorCode known = ErrorCode.fromValue(code).orElse(REPORTED_CODES.get(code));
-            if (known != null && known != ErrorCode.UNKNOWN) {
-                return known;
-            }
+        ErrorCode known = reportedCode == null ? null : known(reportedCode);
+        if (known != null) {
+            return known;
         }
         return statusCode == null ? ErrorCode.UNKNOWN : fromHttpStatus(statusCode);
+    }
+
+    /**
+     * The canonical code of a failure: {@link ErrorCode#LLM_QUOTA_EXHAUSTED} wherever the provider says a limit of 0 is
+     * exhausted (a Google {@code QuotaFailure} with {@code quotaValue} 0; an OpenAI {@code insufficient_quota} body,
+     * read as such a window at ingestion), whatever the agent mapped it to (a 429 is not always a rate limit): waiting
+     * never helps; else the agent's code and status.
+     */
+    public static ErrorCode canonical(ErrorInfo error, RateLimitState rateLimit) {
+        if (rateLimit != null && rateLimit.getWindows().stream().anyMatch(w -> Long.valueOf(0).equals(w.getLimit())
+                && Long.valueOf(0).equals(w.getRemaining()))) {
+            return ErrorCode.LLM_QUOTA_EXHAUSTED;
+        }
+        return canonical(error.getCode(), error.getStatusCode());
+    }
+
+    /** The code a reported value names (a wire value or another value agents report), or null. */
+    private static ErrorCode known(String reportedCode) {
+        String code = reportedCode.trim().toLowerCase(Locale.ROOT);
+        ErrorCode known = ErrorCode.fromValue(code).orElse(REPORTED_CODES.get(code));
+        return known == ErrorCode.UNKNOWN ? null : known;
     }
 
     /** The code a status names; else any other 5xx is {@link #SERVER_ERROR}, and anything else unknown. */

@@ -183,26 +183,39 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
     }
 
     /**
-     * The rule for a failure. Precedence: a rule for the code, a rule for the category, the agent's retryable hint,
-     * else stop (permanent: a failure nobody says is retryable is not retried). A rule a setting made is described by that setting
+     * The rule for a failure. Precedence: a rule for the code, a rule for the category (a preset's retry yields to the
+     * agent's {@code retryable: false}), the agent's retryable hint, else stop (permanent: a failure nobody says is retryable is not retried). A rule a setting made is described by that setting
      * ({@code policy.code.llm-rate-limit=stop}); a preset's, by the preset (and the setting that chose it).
      */
     public Rule rule(FailureContext failure) {
         if (codes.containsKey(failure.code())) {
             String setting = settings.codes().get(failure.code());
-            return new Rule(codes.get(failure.code()), setting != null ? setting
-                    : presetRule("code " + failure.code().value()));
+            return setting != null ? new Rule(codes.get(failure.code()), setting)
+                    : heeded(failure, new Rule(codes.get(failure.code()), presetRule("code " + failure.code().value())));
         }
         if (categories.containsKey(failure.category())) {
             String setting = settings.categories().get(failure.category());
-            return new Rule(categories.get(failure.category()), setting != null ? setting
-                    : presetRule("category " + label(failure.category())));
+            return setting != null ? new Rule(categories.get(failure.category()), setting)
+                    : heeded(failure, new Rule(categories.get(failure.category()),
+                            presetRule("category " + label(failure.category()))));
         }
         if (failure.retryableHint() != null) {
             return new Rule(failure.retryableHint() ? ErrorHandling.RETRY : ErrorHandling.STOP,
                     "agent's retryable hint (" + failure.retryableHint() + ")");
         }
         return new Rule(ErrorHandling.STOP, "default: permanent");
+    }
+
+    /**
+     * A preset's retry, unless the agent says a retry cannot succeed ({@code retryable: false}, seed 003's "elif not
+     * retryable: fatal"): the agent saw the provider's answer (a used-up quota, a spend limit) that the code does not
+     * carry. A rule a setting made is the operator's and is not second-guessed.
+     */
+    private static Rule heeded(FailureContext failure, Rule preset) {
+        if (preset.handling() == ErrorHandling.RETRY && Boolean.FALSE.equals(failure.retryableHint())) {
+            return new Rule(ErrorHandling.STOP, "agent's retryable hint (false), over " + preset.description());
+        }
+        return preset;
     }
 
     /**

@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -18,7 +19,10 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -54,11 +58,15 @@ final class FlatAgentsResult implements JsonDialect {
         Instant resultTime = context.timestamp() == null ? Instant.EPOCH : context.timestamp();
         String finishReason = root.text("finish_reason");
         JsonFields provider = root.object("provider_data");
-        Map<String, String> rawHeaders = provider == null ? Map.of() : provider.stringMap("raw_headers");
+        // Headers a provider repeats in its error body count too; those the agent passed on as received win.
+        Map<String, String> rawHeaders = new LinkedHashMap<>(ProviderErrorBody.headers(errorBody(provider)));
+        rawHeaders.putAll(provider == null ? Map.of() : provider.stringMap("raw_headers"));
         AgentResult.Builder canonical = AgentResult.newBuilder()
                 .setMetadata(root.jsonText("metadata"))
                 // Read from the headers as received, before redaction keeps only the ones Kafka may see.
-                .setRateLimit(ProviderRateLimitHeaders.complete(rateLimit(root.object("rate_limit")), rawHeaders, resultTime))
+                .setRateLimit(ProviderErrorBody.complete(ProviderErrorBody.named(ProviderRateLimitHeaders.complete(
+                        rateLimit(root.object("rate_limit")), rawHeaders, provider == null ? null : provider.text("provider"),
+                        resultTime), errorBody(provider)), errorBody(provider)))
                 .setProviderData(providerData(provider));
         canonical.setExecution(execution(root, canonical.getProviderData()));
         if (root.has("error")) {
@@ -68,6 +76,11 @@ final class FlatAgentsResult implements JsonDialect {
         }
         return canonical.setOutcome(Success.newBuilder().setData(root.jsonText("output")).setContent(root.text("content"))
                 .setFinishReason(finishReason).build());
+    }
+
+    /** The provider's HTTP error body as the agent passed it on, or null. */
+    private static JsonNode errorBody(JsonFields provider) {
+        return provider == null ? null : provider.node().get("error_body");
     }
 
     private static ErrorInfo error(JsonFields root) {
@@ -86,9 +99,19 @@ final class FlatAgentsResult implements JsonDialect {
                 .setMessage(fields.text("message"))
                 .setStatusCode(fields.smallCount("status_code"))
                 .setRetryable(fields.bool("retryable"))
+                .setCategory(category(fields.text("category")))
                 // An ErrorContext names the failed tool: snake case as this dialect spells fields, or camel case as agents' own.
                 .setToolName(fields.text("tool_name") != null ? fields.text("tool_name") : fields.text("toolName"))
                 .build();
+    }
+
+    /** Seed 002's category as a producer names it (tool, model, validation, rate_limit, timeout, unknown), any case; else null. */
+    private static ErrorCategory category(String name) {
+        if (name == null) {
+            return null;
+        }
+        String upper = name.trim().toUpperCase(Locale.ROOT);
+        return Arrays.stream(ErrorCategory.values()).filter(c -> c.name().equals(upper)).findFirst().orElse(null);
     }
 
     /** Usage and cost, with the provider's model and request id; null when there is none of it. */

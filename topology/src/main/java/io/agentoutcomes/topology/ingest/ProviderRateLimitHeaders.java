@@ -22,13 +22,19 @@ import java.util.regex.Pattern;
  * {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}} (resets as durations: {@code 20ms}, {@code 6m30s});
  * Anthropic {@code anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}} (resets
  * as RFC 3339 times); Cerebras {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}-{minute,hour,day}}
- * (resets in seconds). Times are turned into waits against the result's time, so a result explains the same whenever
- * it is processed. A header whose value does not parse is left out: a provider's odd header must not lose the result.
+ * (resets in seconds); Groq's {@code x-ratelimit-*-requests}, which count requests per day, as window
+ * {@code requests_per_day} and its tokens as {@code tokens_per_minute}; suffix-less {@code x-ratelimit-{limit,remaining,reset}}
+ * (OpenRouter and others; a reset in epoch milliseconds, epoch seconds, or seconds from now) as window {@code requests}.
+ * Times are turned into waits against the result's time, so a result explains the same whenever it is processed. A header whose value does not parse is left out: a provider's odd header must not lose the result.
  * Pure.
  */
 public final class ProviderRateLimitHeaders {
     private static final Pattern CEREBRAS = Pattern.compile("x-ratelimit-(limit|remaining|reset)-(requests|tokens)-(minute|hour|day)");
     private static final Pattern OPENAI = Pattern.compile("x-ratelimit-(limit|remaining|reset)-(requests|tokens)");
+    private static final Pattern SUFFIXLESS = Pattern.compile("x-ratelimit-(limit|remaining|reset)");
+    /** A reset at or above this is an epoch time in milliseconds; at or above {@link #EPOCH_SECONDS}, in seconds. */
+    private static final long EPOCH_MILLIS = 100_000_000_000L;
+    private static final long EPOCH_SECONDS = 1_000_000_000L;
     private static final Pattern ANTHROPIC = Pattern.compile(
             "anthropic-ratelimit-(requests|tokens|input-tokens|output-tokens)-(limit|remaining|reset)");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
@@ -47,6 +53,16 @@ public final class ProviderRateLimitHeaders {
      * @param resultTime the result's time, against which reset times become waits
      */
     public static RateLimitState complete(RateLimitState envelope, Map<String, String> rawHeaders, Instant resultTime) {
+        return complete(envelope, rawHeaders, null, resultTime);
+    }
+
+    /**
+     * As above, for a result from {@code provider} (as {@code provider_data.provider} names it, or null), whose
+     * headers some providers count differently (Groq: requests per day). A {@code retry-after} later than the
+     * envelope's {@code retry_after} wins: the latest signal holds, never the earliest.
+     */
+    public static RateLimitState complete(RateLimitState envelope, Map<String, String> rawHeaders, String provider,
+                                          Instant resultTime) {
         Map<String, String> headers = new LinkedHashMap<>();
         rawHeaders.forEach((name, value) -> {
             if (name != null && value != null && value.length() <= MAX_VALUE_CHARS) {
@@ -54,12 +70,10 @@ public final class ProviderRateLimitHeaders {
             }
         });
         RateLimitState.Builder state = envelope == null ? RateLimitState.newBuilder() : RateLimitState.newBuilder(envelope);
-        boolean changed = false;
-        if (state.getRetryAfterMs() == null) {
-            changed = retryAfter(headers, resultTime, state);
-        }
+        boolean changed = retryAfter(headers, resultTime, state);
         if (envelope == null || envelope.getWindows().isEmpty()) {
-            List<RateLimitWindow> windows = windows(headers, resultTime);
+            boolean groq = provider != null && provider.trim().toLowerCase(Locale.ROOT).startsWith("groq");
+            List<RateLimitWindow> windows = windows(headers, groq, resultTime);
             if (!windows.isEmpty()) {
                 state.setWindows(windows);
                 state.setLimited(state.getLimited() || windows.stream().anyMatch(w -> Long.valueOf(0).equals(w.getRemaining())));
@@ -81,30 +95,35 @@ public final class ProviderRateLimitHeaders {
             }
             header = "retry-after: " + value;
         }
-        if (millis == null) {
+        if (millis == null || state.getRetryAfterMs() != null && state.getRetryAfterMs() >= millis) {
             return false;
         }
         state.setRetryAfterMs(millis).setRetryAfterHeader(header);
         return true;
     }
 
-    private static List<RateLimitWindow> windows(Map<String, String> headers, Instant resultTime) {
+    private static List<RateLimitWindow> windows(Map<String, String> headers, boolean groq, Instant resultTime) {
         Map<String, RateLimitWindow.Builder> windows = new LinkedHashMap<>();
         headers.forEach((name, value) -> {
             Matcher cerebras = CEREBRAS.matcher(name);
             Matcher openai = OPENAI.matcher(name);
             Matcher anthropic = ANTHROPIC.matcher(name);
+            Matcher suffixless = SUFFIXLESS.matcher(name);
             if (cerebras.matches()) {
                 String resource = cerebras.group(2);
                 set(window(windows, resource + "_per_" + cerebras.group(3), resource), cerebras.group(1), name, value,
                         millis(value, 1000), resultTime);
             } else if (openai.matches()) {
                 String resource = openai.group(2);
-                set(window(windows, resource, resource), openai.group(1), name, value, duration(value), resultTime);
+                String window = !groq ? resource : resource.equals("requests") ? "requests_per_day" : "tokens_per_minute";
+                set(window(windows, window, resource), openai.group(1), name, value, duration(value), resultTime);
             } else if (anthropic.matches()) {
                 String resource = anthropic.group(1).replace('-', '_');
                 Long until = untilRfc3339(value, resultTime);
                 set(window(windows, resource, resource), anthropic.group(2), name, value, until, resultTime);
+            } else if (suffixless.matches()) {
+                set(window(windows, "requests", "requests"), suffixless.group(1), name, value, untilReset(value, resultTime),
+                        resultTime);
             }
         });
         List<RateLimitWindow> built = new ArrayList<>();
@@ -172,6 +191,18 @@ public final class ProviderRateLimitHeaders {
             end = part.end();
         }
         return end == value.length() && end > 0 ? total : null;
+    }
+
+    /** A suffix-less reset: epoch milliseconds, epoch seconds, or seconds from now, told apart by size. */
+    private static Long untilReset(String value, Instant resultTime) {
+        Long number = millis(value, 1);
+        if (number == null) {
+            return null;
+        }
+        if (number >= EPOCH_MILLIS) {
+            return until(Instant.ofEpochMilli(number), resultTime);
+        }
+        return number >= EPOCH_SECONDS ? until(Instant.ofEpochSecond(number), resultTime) : millis(value, 1000);
     }
 
     private static Long untilRfc3339(String value, Instant resultTime) {

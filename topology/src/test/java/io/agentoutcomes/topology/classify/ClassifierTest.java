@@ -86,6 +86,20 @@ class ClassifierTest {
     }
 
     @Test
+    void seed002AFailedToolWithACodeOutsideTheTableIsAToolError() {
+        Failure failure = Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("ENOENT").setToolName("read_file")
+                .setMessage("no such file").build()).build();
+        Classifier retryTools = new Classifier(ErrorPolicy.retryToolErrors(3), Map.of());
+
+        Classifier.Verdict verdict = retryTools.classify(result("a", failure), 0, 0);
+
+        assertThat(verdict.code()).isEqualTo(ErrorCode.UNKNOWN);
+        assertThat(verdict.category()).isEqualTo(ErrorCategory.TOOL);
+        assertThat(verdict.resultType()).isEqualTo(ResultType.RETRYABLE_FAILURE);
+        assertThat(verdict.decision().rule()).isEqualTo("retry-tool-errors policy, category tool");
+    }
+
+    @Test
     void anHttpStatusClassifiesAnUnknownCode() {
         Classifier.Verdict verdict = classifier.classify(result("a", error("oops", 503, null, null)), 0, 0);
 

@@ -75,6 +75,23 @@ class ErrorPolicyTest {
     }
 
     @Test
+    void seed003RetryableFalseStopsWhatAPresetWouldRetryButNotWhatASettingRetries() {
+        FailureContext refused = new FailureContext(ErrorCode.LLM_RATE_LIMIT, ErrorCategory.RATE_LIMIT, 1, 1, false);
+
+        PolicyDecision preset = ErrorPolicy.defaults().evaluate(refused);
+        PolicyDecision set = ErrorPolicy.defaults()
+                .withCode(ErrorCode.LLM_RATE_LIMIT, ErrorHandling.RETRY, "policy.code.llm-rate-limit=retry").evaluate(refused);
+
+        assertThat(preset.handling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(preset.stopReason()).isEqualTo(StopReason.ERROR);
+        assertThat(preset.rule()).isEqualTo("agent's retryable hint (false), over default policy, code llm-rate-limit");
+        assertThat(preset.reason()).isEqualTo(
+                "Rate_limit error, not retried: agent's retryable hint (false), over default policy, code llm-rate-limit");
+        assertThat(set.handling()).isEqualTo(ErrorHandling.RETRY);
+        assertThat(set.rule()).isEqualTo("policy.code.llm-rate-limit=retry");
+    }
+
+    @Test
     void policyRulesWinOverTheAgentsHint() {
         PolicyDecision decision = ErrorPolicy.defaults()
                 .evaluate(new FailureContext(ErrorCode.LLM_REFUSAL, ErrorCategory.MODEL, 1, 1, true));

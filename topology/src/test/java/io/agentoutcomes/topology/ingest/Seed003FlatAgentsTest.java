@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorCategory;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
@@ -65,6 +66,15 @@ class Seed003FlatAgentsTest {
         assertThat(snakeCase).isEqualTo(expected().setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder()
                 .setCode("tool_error").setMessage("search failed").setToolName("search").build()).build()).build());
         assertThat(((Failure) camelCase.getOutcome()).getError().getToolName()).isEqualTo("fetch");
+    }
+
+    @Test
+    void seed002TheErrorsCategoryIsReadAsItsProducerNamesIt() {
+        AgentResult named = publish("{\"error\":{\"code\":\"ENOENT\",\"category\":\"Tool\"}}");
+        AgentResult other = publish("{\"error\":{\"code\":\"ENOENT\",\"category\":\"network\"}}");
+
+        assertThat(((Failure) named.getOutcome()).getError().getCategory()).isEqualTo(ErrorCategory.TOOL);
+        assertThat(((Failure) other.getOutcome()).getError().getCategory()).isNull();
     }
 
     @Test
