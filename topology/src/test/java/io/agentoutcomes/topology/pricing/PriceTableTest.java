@@ -6,10 +6,14 @@ import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.topology.analytics.TokenNormalizer.Tokens;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shipped table's matching, one provider family per test. Every expected total is what genai-prices' own
@@ -125,6 +129,20 @@ class PriceTableTest {
         assertThat(PriceTable.withDashedDate("claude-3-5-sonnet-20240620")).isEqualTo(Optional.of("claude-3-5-sonnet-2024-06-20"));
         assertThat(PriceTable.withDashedDate("model-20240231")).isEmpty();
         assertThat(PriceTable.withDashedDate("gpt-4o")).isEmpty();
+    }
+
+    @Test
+    void aUserFileIsLookedUpBeforeTheShippedTable(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("prices.json");
+        Files.writeString(file, """
+                {"source": "ours", "providers": [{"id": "openai", "models": [
+                  {"id": "gpt-4o-mini", "match": {"starts_with": "gpt-4o-mini"}, "prices": {"input_mtok": 1, "output_mtok": 2}}]}]}
+                """);
+        PriceTable overridden = PriceTable.withOverrides(file);
+        assertThat(total(overridden.find("openai", "gpt-4o-mini", NOON).orElseThrow(), tokens(1000, 300, 0, 0))).isEqualTo(usd("0.0016"));
+        // what the user's file does not price is still the shipped table's
+        assertThat(total(overridden.find("anthropic", "claude-3-5-sonnet-20240620", NOON).orElseThrow(), tokens(1000, 300, 0, 0)))
+                .isEqualTo(usd("0.0075"));
     }
 
     @Test
