@@ -16,7 +16,9 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -27,7 +29,7 @@ import java.util.regex.Pattern;
  * first. Lookup follows genai-prices' {@code calcPrice}: the provider by id, then by its {@code provider_match} rule
  * (a provider the table does not know falls back to the models' own {@code model_match}, where genai-prices gives up);
  * the model by the first rule that matches the lower-cased name, then in the provider's fallback providers, then with
- * a date written {@code 20240620} rewritten {@code 2024-06-20}; the prices in force at the result's time. Immutable.
+ * a date written {@code 20240620} rewritten {@code 2024-06-20}; the prices in force at the result's time. Thread-safe; what a name resolves to is remembered (up to 10 000 names).
  */
 public final class PriceTable {
     /** The shipped table's resource. */
@@ -35,8 +37,16 @@ public final class PriceTable {
     private static final Pattern COMPACT_DATE = Pattern.compile("-(20\\d{2})(0[1-9]|1[0-2])(0[1-9]|[12]\\d|3[01])(?=-|:|$)");
     private static final JsonMapper JSON = JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
+    /** How many provider and model names the table remembers resolved; past it, it starts over. */
+    private static final int MAX_RESOLVED = 10_000;
+
     private final String source;
     private final List<Provider> providers;
+    /**
+     * Names already resolved, with their prices read: a record is priced by a map lookup, not by a scan of the
+     * table's rules and a parse of its prices (each stream thread prices every result with usage).
+     */
+    private final Map<String, Optional<Resolved>> resolved = new ConcurrentHashMap<>();
 
     private record Provider(String id, Predicate<String> providerMatch, Predicate<String> modelMatch,
                             List<String> fallbacks, List<Model> models) {
@@ -47,6 +57,20 @@ public final class PriceTable {
 
     /** Prices with the constraint under which they apply (null: always). */
     private record Conditional(JsonNode constraint, JsonNode prices) {
+    }
+
+    /** A model found for a provider, with the prices of each of its conditions read once. */
+    private record Resolved(Model model, List<ModelPrices> prices) {
+        /** The prices in force at a time: the last condition that applies, else the first prices. */
+        ModelPrices at(Instant at) {
+            for (int i = model.prices().size() - 1; i >= 0; i--) {
+                JsonNode constraint = model.prices().get(i).constraint();
+                if (constraint == null || applies(constraint, at)) {
+                    return prices.get(i);
+                }
+            }
+            return prices.get(0);
+        }
     }
 
     private PriceTable(String source, List<Provider> providers) {
@@ -120,12 +144,25 @@ public final class PriceTable {
         if (model == null || model.isBlank()) {
             return Optional.empty();
         }
+        String key = (provider == null ? "" : provider) + '\u0000' + model;
+        Optional<Resolved> found = resolved.get(key);
+        if (found == null) {
+            found = resolve(provider, model);
+            if (resolved.size() >= MAX_RESOLVED) {
+                resolved.clear();
+            }
+            resolved.put(key, found);
+        }
+        return found.map(r -> r.at(at)).filter(prices -> prices.input() != null);
+    }
+
+    private Optional<Resolved> resolve(String provider, String model) {
         String name = model.trim().toLowerCase(Locale.ROOT);
         Optional<Provider> found = provider == null || provider.isBlank() ? Optional.empty() : provider(provider);
         Optional<Provider> chosen = found.isPresent() ? found
                 : providers.stream().filter(p -> p.modelMatch().test(name)).findFirst();
         return chosen.flatMap(p -> model(p, name).or(() -> withDashedDate(name).flatMap(dated -> model(p, dated)))
-                .map(m -> prices(p, m, at))).filter(prices -> prices.input() != null);
+                .map(m -> new Resolved(m, m.prices().stream().map(c -> prices(p, m, c.prices())).toList())));
     }
 
     private Optional<Provider> provider(String provider) {
@@ -169,15 +206,7 @@ public final class PriceTable {
         return changed ? Optional.of(out.toString()) : Optional.empty();
     }
 
-    private static ModelPrices prices(Provider provider, Model model, Instant at) {
-        JsonNode prices = model.prices().get(0).prices();
-        for (int i = model.prices().size() - 1; i >= 0; i--) {
-            Conditional conditional = model.prices().get(i);
-            if (conditional.constraint() == null || applies(conditional.constraint(), at)) {
-                prices = conditional.prices();
-                break;
-            }
-        }
+    private static ModelPrices prices(Provider provider, Model model, JsonNode prices) {
         return new ModelPrices(provider.id(), model.id(), TokenPrice.of(prices.get("input_mtok")),
                 TokenPrice.of(prices.get("output_mtok")), TokenPrice.of(prices.get("cache_read_mtok")),
                 TokenPrice.of(prices.get("cache_write_mtok")));
