@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
+import io.agentoutcomes.topology.pricing.PriceResults;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
 import java.util.Properties;
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
@@ -32,7 +34,10 @@ public final class AgentOutcomesTopology {
     public static Topology build(Topics topics, PipelineSettings settings, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics, settings.input());
-        Intake intake = Intake.build(builder, topics, settings.input());
+        Intake read = Intake.build(builder, topics, settings.input());
+        // Priced before classification, so every stage after it (and every reader of its topics) sees one cost.
+        Intake intake = new Intake(read.agentResults().processValues(() -> new PriceResults(settings.pricing()),
+                Named.as("agent-results-price")), read.nodeFinished(), read.continuationEvents());
         ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
                 settings.taskRetention());
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may

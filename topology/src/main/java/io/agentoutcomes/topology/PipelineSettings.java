@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.TaskRetention;
+import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
 
@@ -16,35 +17,40 @@ import io.agentoutcomes.topology.schedule.SchedulerSettings;
  * @param analytics     the analytics stage's windows, flushes and grace
  * @param replay        the bounds of a job's replay state
  * @param input         the bounds of an input record
+ * @param pricing       the price table and the tolerance of a reported cost
  */
 public record PipelineSettings(RetryPolicy retry, SchedulerSettings scheduler, TaskRetention taskRetention, AnalyticsSettings analytics,
-                               ReplayLimits replay, InputLimits input) {
+                               ReplayLimits replay, InputLimits input, PricingSettings pricing) {
     public static PipelineSettings defaults() {
         return new PipelineSettings(RetryPolicy.defaults(), SchedulerSettings.defaults(), TaskRetention.defaults(), AnalyticsSettings.defaults(),
-                ReplayLimits.defaults(), InputLimits.defaults());
+                ReplayLimits.defaults(), InputLimits.defaults(), PricingSettings.defaults());
     }
 
     public PipelineSettings withRetry(RetryPolicy retry) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
     }
 
     public PipelineSettings withScheduler(SchedulerSettings scheduler) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
     }
 
     public PipelineSettings withTaskRetention(TaskRetention taskRetention) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
     }
 
     public PipelineSettings withAnalytics(AnalyticsSettings analytics) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
     }
 
     public PipelineSettings withReplay(ReplayLimits replay) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
     }
 
     public PipelineSettings withInput(InputLimits input) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+    }
+
+    public PipelineSettings withPricing(PricingSettings pricing) {
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
     }
 }

@@ -134,6 +134,13 @@ public final class StageDriver implements AutoCloseable {
         return driver.createOutputTopic(topic, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
+    /** The sum of a Kafka Streams metric over its tags (threads, tasks, entities), 0 when it does not exist. */
+    public double metric(String group, String name) {
+        return driver.metrics().entrySet().stream()
+                .filter(m -> m.getKey().group().equals(group) && m.getKey().name().equals(name))
+                .mapToDouble(m -> ((Number) m.getValue().metricValue()).doubleValue()).sum();
+    }
+
     public void advance(Duration wallClock) {
         driver.advanceWallClockTime(wallClock);
     }

@@ -5,6 +5,7 @@ import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -81,6 +82,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String ANALYTICS_GRACE_MS = "analytics.grace.ms";
     public static final String ANALYTICS_MAX_LABEL_SETS = "analytics.metrics.max.label.sets";
     public static final String ANALYTICS_ENABLED = "analytics.enabled";
+    public static final String PRICING_FILE = "pricing.file";
+    public static final String PRICING_MISMATCH_TOLERANCE = "pricing.mismatch.tolerance";
     public static final String TASK_STATE_RETENTION_MS = "task.state.retention.ms";
     public static final String TASK_STATE_SWEEP_INTERVAL_MS = "task.state.sweep.interval.ms";
     /** Declared with the RocksDB config setter, which reads it from the streams configuration. */
@@ -169,6 +172,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")
             .define(ANALYTICS_MAX_LABEL_SETS, Type.INT, ANALYTICS_DEFAULTS.maxLabelSets(), Check.between(1, 100_000), "Agent/model/provider combinations that get their own Prometheus series.")
             .define(ANALYTICS_ENABLED, Type.BOOLEAN, ANALYTICS_DEFAULTS.enabled(), null, "Whether the analytics stage runs at all.")
+            .define(PRICING_FILE, Type.STRING, "", null, "A price table in genai-prices' format (docs/analytics.md, \"Prices\") whose providers are looked up before the shipped table's. Empty: the shipped table only.")
+            .define(PRICING_MISMATCH_TOLERANCE, Type.DOUBLE, PricingSettings.DEFAULT_TOLERANCE.doubleValue(), Check.between(0.0, 100.0), "How far a reported cost may be from the one computed from the price table, as a fraction of the computed cost, before agent_outcomes_cost_mismatch_total counts it.")
             .group(LIMITS)
             .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
             .define(REPLAY_MAX_PAYLOAD_BYTES, Type.INT, REPLAY_DEFAULTS.maxPayloadBytes(), Check.atLeast(64), "A node's payload longer than this is kept in a job's replay state as a summary with its size.")
@@ -199,7 +204,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     static final Map<String, String> OWN_PREFIXES = Map.ofEntries(
             Map.entry("policy.", "docs/classification.md"), Map.entry("backoff.", "docs/classification.md"),
             Map.entry("retry.", "docs/classification.md"), Map.entry("task.", "docs/classification.md"),
-            Map.entry("analytics.", "docs/analytics.md"), Map.entry("replay.", "docs/replay.md"),
+            Map.entry("analytics.", "docs/analytics.md"), Map.entry("pricing.", "docs/analytics.md"),
+            Map.entry("replay.", "docs/replay.md"),
             Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
             Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),
             Map.entry("rocksdb.", "docs/operations.md"));

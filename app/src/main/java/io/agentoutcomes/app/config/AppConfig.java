@@ -5,6 +5,7 @@ import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
@@ -45,6 +46,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param analytics            analytics flush interval and window grace
  * @param replayLimits         how large a job's replay state may grow
  * @param inputLimits          how large one input record may be
+ * @param pricing              the price table and the tolerance of a reported cost
  * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
@@ -70,6 +72,7 @@ public record AppConfig(
         AnalyticsSettings analytics,
         ReplayLimits replayLimits,
         InputLimits inputLimits,
+        PricingSettings pricing,
         TaskRetention taskRetention,
         long rocksDbMemoryBytes,
         Map<String, String> kafka) {
@@ -164,7 +167,7 @@ public record AppConfig(
 
     /** The settings the pipeline's stages are built with. */
     public PipelineSettings pipeline() {
-        return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits);
+        return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits, pricing);
     }
 
     @Override

@@ -30,6 +30,7 @@ public final class MetricsRoute {
                         int maxLabelSets) {
         this.registry = registry;
         RejectionMeters.register(registry, streams);
+        PricingMeters.register(registry, streams);
         this.domainMeters = new DomainMeters(registry, totals, maxLabelSets);
         this.retryMeters = new RetryScheduleMeters(registry, streams);
     }

@@ -9,14 +9,15 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
  * The service's one Prometheus registry, with the JVM's meters (memory, threads, processor, GC) bound, and without
- * Kafka Streams' binder's copies of the rejection sensors ({@link RejectionMeters#binderCopies}).
+ * Kafka Streams' binder's copies of the rejection and pricing sensors ({@link RejectionMeters#binderCopies},
+ * {@link PricingMeters#binderCopies}).
  */
 public final class ServiceMeterRegistry implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
     public ServiceMeterRegistry() {
-        registry.config().meterFilter(RejectionMeters.binderCopies());
+        registry.config().meterFilter(RejectionMeters.binderCopies()).meterFilter(PricingMeters.binderCopies());
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);

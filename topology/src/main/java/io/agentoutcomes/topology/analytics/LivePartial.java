@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.Cost;
+import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.Decision;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ExecutionMetadata;
@@ -54,6 +55,8 @@ public final class LivePartial {
     private final PicoSum costOutput = new PicoSum();
     private final PicoSum costCacheRead = new PicoSum();
     private final PicoSum costCacheWrite = new PicoSum();
+    private final PicoSum costReported = new PicoSum();
+    private final PicoSum costComputed = new PicoSum();
     private final AbstractHistogram sketch = DurationSketch.empty();
     private long durationSumMs;
     private long durationCount;
@@ -129,6 +132,7 @@ public final class LivePartial {
             costOutput.add(cost.getOutput());
             costCacheRead.add(cost.getCacheRead());
             costCacheWrite.add(cost.getCacheWrite());
+            (cost.getSource() == CostSource.COMPUTED ? costComputed : costReported).add(cost.getTotal());
         }
         if (execution.getDurationMs() != null) {
             durationSumMs = plus(durationSumMs, DurationSketch.record(sketch, execution.getDurationMs()));
@@ -159,6 +163,7 @@ public final class LivePartial {
                 .setCacheWriteTokens(cacheWriteTokens).setTotalTokens(totalTokens).setApiCalls(apiCalls)
                 .setCostTotal(costTotal.value()).setCostInput(costInput.value()).setCostOutput(costOutput.value())
                 .setCostCacheRead(costCacheRead.value()).setCostCacheWrite(costCacheWrite.value())
+                .setCostReported(costReported.value()).setCostComputed(costComputed.value())
                 .setDurationSketch(DurationSketch.encode(sketch))
                 .setDurationCount(durationCount).setDurationSumMs(durationSumMs)
                 .build();

@@ -21,7 +21,7 @@ public final class MetricsAggregator {
     public static AgentMetrics empty(Dimensions key) {
         return key.applyTo(AgentMetrics.newBuilder())
                 .setCostTotal(Money.ZERO).setCostInput(Money.ZERO).setCostOutput(Money.ZERO).setCostCacheRead(Money.ZERO)
-                .setCostCacheWrite(Money.ZERO)
+                .setCostCacheWrite(Money.ZERO).setCostReported(Money.ZERO).setCostComputed(Money.ZERO)
                 .setDurationSketch(DurationSketch.encode(DurationSketch.empty()))
                 .build();
     }
@@ -64,6 +64,8 @@ public final class MetricsAggregator {
         next.setCostOutput(a.getCostOutput().add(b.getCostOutput()));
         next.setCostCacheRead(a.getCostCacheRead().add(b.getCostCacheRead()));
         next.setCostCacheWrite(a.getCostCacheWrite().add(b.getCostCacheWrite()));
+        next.setCostReported(a.getCostReported().add(b.getCostReported()));
+        next.setCostComputed(a.getCostComputed().add(b.getCostComputed()));
         AbstractHistogram sketch = DurationSketch.decode(a.getDurationSketch());
         sketch.add(DurationSketch.decode(b.getDurationSketch()));
         next.setDurationSketch(DurationSketch.encode(sketch));
