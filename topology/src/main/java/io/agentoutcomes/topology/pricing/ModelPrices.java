@@ -23,6 +23,17 @@ import java.nio.ByteBuffer;
 public record ModelPrices(String provider, String model, TokenPrice input, TokenPrice output, TokenPrice cacheRead,
                           TokenPrice cacheWrite) {
 
+    /** The total cost of the tokens in exact USD (what {@link #cost} totals, without building its parts). */
+    public BigDecimal total(TokenNormalizer.Tokens tokens) {
+        long wholeInput = tokens.input() + tokens.cacheRead() + tokens.cacheWrite();
+        long asInput = tokens.input() + (cacheRead == null ? tokens.cacheRead() : 0) + (cacheWrite == null ? tokens.cacheWrite() : 0);
+        BigDecimal total = input.cost(asInput, wholeInput);
+        total = output == null ? total : total.add(output.cost(tokens.output(), wholeInput));
+        total = cacheRead == null ? total : total.add(cacheRead.cost(tokens.cacheRead(), wholeInput));
+        total = cacheWrite == null ? total : total.add(cacheWrite.cost(tokens.cacheWrite(), wholeInput));
+        return total.setScale(Money.SCALE, RoundingMode.HALF_EVEN);
+    }
+
     /** The cost of the tokens, marked {@link CostSource#COMPUTED}: each part and the total, in exact USD. */
     public Cost cost(TokenNormalizer.Tokens tokens) {
         long wholeInput = tokens.input() + tokens.cacheRead() + tokens.cacheWrite();

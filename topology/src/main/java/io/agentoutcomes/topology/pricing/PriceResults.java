@@ -59,26 +59,24 @@ public final class PriceResults implements FixedKeyProcessor<String, AgentResult
             return;
         }
         Instant at = Instant.ofEpochMilli(execution.getTimestamp() != null ? execution.getTimestamp() : record.timestamp());
-        Optional<Cost> cost = settings.table().find(execution.getProvider(), execution.getModel(), at)
-                .map(prices -> prices.cost(tokens));
+        Optional<ModelPrices> prices = settings.table().find(execution.getProvider(), execution.getModel(), at);
         Cost reported = execution.getCost();
         if (reported != null) {
-            cost.filter(computedCost -> differs(reported, computedCost)).ifPresent(c -> mismatch.record());
+            // Only the total is compared: no parts built for a cost that is kept as reported.
+            prices.filter(p -> differs(Money.toDecimal(reported.getTotal()), p.total(tokens))).ifPresent(p -> mismatch.record());
             context.forward(record);
-        } else if (cost.isEmpty()) {
+        } else if (prices.isEmpty()) {
             unpriced.record();
             context.forward(record);
         } else {
             computed.record();
             context.forward(record.withValue(AgentResult.newBuilder(result)
-                    .setExecution(ExecutionMetadata.newBuilder(execution).setCost(cost.get()).build()).build()));
+                    .setExecution(ExecutionMetadata.newBuilder(execution).setCost(prices.get().cost(tokens)).build()).build()));
         }
     }
 
     /** Whether the reported total is further from the computed one than the tolerance (relative to the computed). */
-    boolean differs(Cost reported, Cost computedCost) {
-        BigDecimal reportedTotal = Money.toDecimal(reported.getTotal());
-        BigDecimal computedTotal = Money.toDecimal(computedCost.getTotal());
+    boolean differs(BigDecimal reportedTotal, BigDecimal computedTotal) {
         return reportedTotal.subtract(computedTotal).abs().compareTo(computedTotal.multiply(settings.tolerance())) > 0;
     }
 }

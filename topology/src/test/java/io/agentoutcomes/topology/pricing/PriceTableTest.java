@@ -33,8 +33,11 @@ class PriceTableTest {
         return table.find(provider, model, NOON).orElseThrow(() -> new AssertionError("no price for " + provider + " " + model));
     }
 
+    /** The computed cost's total; the total alone (what a mismatch is judged by) must be the same amount. */
     private static BigDecimal total(ModelPrices prices, Tokens tokens) {
-        return Money.toDecimal(prices.cost(tokens).getTotal());
+        BigDecimal total = Money.toDecimal(prices.cost(tokens).getTotal());
+        assertThat(prices.total(tokens)).isEqualByComparingTo(total);
+        return total;
     }
 
     private static BigDecimal usd(String amount) {
