@@ -94,7 +94,12 @@ class TimelineBrowserTest {
                 Files.createDirectories(screenshots);
                 Files.write(screenshots.resolve("timeline.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
 
-                browser.get(service.httpUrl() + "/ui/jobs");
+                // The list reads every partition: while Kafka Streams moves a task between the instance's stream
+                // threads it answers a 503 page ("reload in a second"), as a browser's reader would, reload.
+                waitForCondition(() -> {
+                    browser.get(service.httpUrl() + "/ui/jobs");
+                    return !browser.findElements(By.cssSelector("#jobs a")).isEmpty();
+                }, 30_000, () -> "/ui/jobs never listed a job: " + browser.findElement(By.tagName("body")).getText());
                 assertThat(browser.findElement(By.cssSelector("#jobs a")).getText()).isEqualTo("job-ui");
                 assertThat(browser.findElement(By.cssSelector("#jobs .status")).getText()).isEqualTo("failed");
             } finally {
