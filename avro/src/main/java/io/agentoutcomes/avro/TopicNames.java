@@ -22,6 +22,7 @@ public final class TopicNames {
     public static final String REPLAY_STATE = "replay-state";
     public static final String AGENT_METRICS_1M = "agent-metrics-1m";
     public static final String AGENT_METRICS_1H = "agent-metrics-1h";
+    public static final String PROVIDER_HEALTH = "provider-health";
 
     private TopicNames() {
     }

@@ -5,6 +5,7 @@ import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.pricing.PriceResults;
+import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
 import java.util.Properties;
@@ -19,7 +20,8 @@ import org.apache.kafka.streams.kstream.Named;
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
  * their own; this class only puts them together: {@link IngestTopology} (JSON of every dialect to canonical Avro),
  * {@link Intake} (the Avro input topics decoded; undecodable records to {@code rejected-input}),
- * {@link ClassifyTopology} (classification and routing), {@link RetrySchedulerTopology} (delayed retries) and
+ * {@link ClassifyTopology} (classification and routing), {@link RetrySchedulerTopology} (delayed retries), {@link ProviderGateTopology} (due retries paced and held per
+ * provider) and
  * {@link ReplayTopology} (per-job replay state) and {@link AnalyticsTopology} (cost, token and retry analytics).
  */
 public final class AgentOutcomesTopology {
@@ -45,7 +47,8 @@ public final class AgentOutcomesTopology {
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());
         KStream<String, ClassifiedOutcome> outcomes = classified.all();
         ClassifyTopology.route(outcomes, topics, settings.retry().tiers());
-        RetrySchedulerTopology.build(builder, topics, settings.scheduler());
+        ProviderGateTopology.build(builder, topics, RetrySchedulerTopology.build(builder, topics, settings.scheduler()), outcomes,
+                settings.providers());
         if (settings.analytics().enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), settings.analytics());
         }

@@ -4,6 +4,7 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.pricing.PricingSettings;
+import io.agentoutcomes.topology.provider.ProviderGateSettings;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
 
@@ -18,39 +19,46 @@ import io.agentoutcomes.topology.schedule.SchedulerSettings;
  * @param replay        the bounds of a job's replay state
  * @param input         the bounds of an input record
  * @param pricing       the price table and the tolerance of a reported cost
+ * @param providers     the provider gate: pacing by advertised budgets, circuits per provider
  */
 public record PipelineSettings(RetryPolicy retry, SchedulerSettings scheduler, TaskRetention taskRetention, AnalyticsSettings analytics,
-                               ReplayLimits replay, InputLimits input, PricingSettings pricing) {
+                               ReplayLimits replay, InputLimits input, PricingSettings pricing,
+                               ProviderGateSettings providers) {
     public static PipelineSettings defaults() {
         return new PipelineSettings(RetryPolicy.defaults(), SchedulerSettings.defaults(), TaskRetention.defaults(), AnalyticsSettings.defaults(),
-                ReplayLimits.defaults(), InputLimits.defaults(), PricingSettings.defaults());
+                ReplayLimits.defaults(), InputLimits.defaults(), PricingSettings.defaults(),
+                ProviderGateSettings.defaults());
     }
 
     public PipelineSettings withRetry(RetryPolicy retry) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 
     public PipelineSettings withScheduler(SchedulerSettings scheduler) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 
     public PipelineSettings withTaskRetention(TaskRetention taskRetention) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 
     public PipelineSettings withAnalytics(AnalyticsSettings analytics) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 
     public PipelineSettings withReplay(ReplayLimits replay) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 
     public PipelineSettings withInput(InputLimits input) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 
     public PipelineSettings withPricing(PricingSettings pricing) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing);
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
+    }
+
+    public PipelineSettings withProviders(ProviderGateSettings providers) {
+        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers);
     }
 }

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
@@ -71,6 +72,8 @@ public final class Topics {
     public final Topic<String, JobReplayState> replayState;
     public final Topic<String, AgentMetrics> agentMetrics1m;
     public final Topic<String, AgentMetrics> agentMetrics1h;
+    /** Each change of a provider's circuit, keyed by scope. */
+    public final Topic<String, ProviderHealth> providerHealth;
 
     /**
      * @param prefix      prepended to every topic name
@@ -102,6 +105,7 @@ public final class Topics {
         replayState = new Topic<>(replay.name(), replay.keySerde(), replay.valueSerde(), Cleanup.COMPACT, replay.valueSchema());
         agentMetrics1m = avro(prefix + TopicNames.AGENT_METRICS_1M, AgentMetrics.class, serdeConfig);
         agentMetrics1h = avro(prefix + TopicNames.AGENT_METRICS_1H, AgentMetrics.class, serdeConfig);
+        providerHealth = avro(prefix + TopicNames.PROVIDER_HEALTH, ProviderHealth.class, serdeConfig);
     }
 
     /** Every topic, for creating them at start. */
@@ -109,7 +113,8 @@ public final class Topics {
         List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
                 continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
-        all.addAll(List.of(retryReady, deadLetter, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h));
+        all.addAll(List.of(retryReady, deadLetter, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h,
+                providerHealth));
         return all;
     }
 

@@ -34,7 +34,8 @@ class AgentOutcomesTopologyTest {
                 "prod.continuation-events-json", "prod.rejected-input", "prod.outcomes-classified",
                 "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
                 "prod.retry-delay-30s", "prod.retry-delay-long", "prod.retry-ready", "prod.dead-letter",
-                "prod.compensations", "prod.verifications", "prod.replay-state", "prod.agent-metrics-1m", "prod.agent-metrics-1h");
+                "prod.compensations", "prod.verifications", "prod.replay-state", "prod.agent-metrics-1m", "prod.agent-metrics-1h",
+                "prod.provider-health");
         assertThat(topics.nodeFinished.valueSchema()).hasValue(NodeFinished.getClassSchema());
         assertThat(topics.agentResultsJson.valueSchema()).isEmpty();
     }
@@ -53,7 +54,9 @@ class AgentOutcomesTopologyTest {
         assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events",
                 "prod.agent-results-json", "prod.node-finished-json", "prod.continuation-events-json",
                 "\\Qprod.retry-delay-\\E[A-Za-z0-9]+", "analytics-partials-repartition",
-                "agent-results-by-key-repartition", "node-finished-by-key-repartition");
+                "agent-results-by-key-repartition", "node-finished-by-key-repartition",
+                // the provider gate: due retries and tallies of outcomes, both keyed by provider
+                "provider-retries-repartition", "provider-signals-repartition");
     }
 
     @Test

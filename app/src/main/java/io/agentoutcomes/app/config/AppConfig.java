@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.pricing.PricingSettings;
+import io.agentoutcomes.topology.provider.ProviderGateSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
@@ -47,6 +48,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param replayLimits         how large a job's replay state may grow
  * @param inputLimits          how large one input record may be
  * @param pricing              the price table and the tolerance of a reported cost
+ * @param providers            the provider gate: pacing and circuits per provider
  * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
@@ -73,6 +75,7 @@ public record AppConfig(
         ReplayLimits replayLimits,
         InputLimits inputLimits,
         PricingSettings pricing,
+        ProviderGateSettings providers,
         TaskRetention taskRetention,
         long rocksDbMemoryBytes,
         Map<String, String> kafka) {
@@ -167,7 +170,8 @@ public record AppConfig(
 
     /** The settings the pipeline's stages are built with. */
     public PipelineSettings pipeline() {
-        return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits, pricing);
+        return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits, pricing,
+                providers);
     }
 
     @Override

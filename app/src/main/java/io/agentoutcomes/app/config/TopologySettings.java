@@ -1,16 +1,22 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.pricing.PriceTable;
 import io.agentoutcomes.topology.pricing.PricingSettings;
+import io.agentoutcomes.topology.provider.ProviderGateSettings;
+import io.agentoutcomes.topology.provider.ProviderScope;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
- * The analytics, pricing, replay and input settings (declared in {@link AgentOutcomesConfig}) as the topology's values; the
+ * The analytics, pricing, provider gate, replay and input settings (declared in {@link AgentOutcomesConfig}) as the topology's values; the
  * classification and retry settings are {@link RetryPolicyConfig}'s.
  */
 public final class TopologySettings {
@@ -31,6 +37,37 @@ public final class TopologySettings {
         String file = config.getString(AgentOutcomesConfig.PRICING_FILE).trim();
         return new PricingSettings(file.isEmpty() ? PriceTable.shipped() : PriceTable.withOverrides(Path.of(file)),
                 BigDecimal.valueOf(config.getDouble(AgentOutcomesConfig.PRICING_MISMATCH_TOLERANCE)));
+    }
+
+    /** The provider gate: pacing by advertised budgets and circuits per scope; its repartition topics as wide as the topics. */
+    public static ProviderGateSettings providers(AgentOutcomesConfig config, int partitions) {
+        ProviderGateSettings defaults = ProviderGateSettings.defaults();
+        ProviderGateSettings.CircuitSettings circuit = new ProviderGateSettings.CircuitSettings(
+                config.getBoolean(AgentOutcomesConfig.PROVIDER_CIRCUIT_ENABLED),
+                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_CIRCUIT_WINDOW_MS)),
+                config.getInt(AgentOutcomesConfig.PROVIDER_CIRCUIT_MIN_OUTCOMES),
+                config.getDouble(AgentOutcomesConfig.PROVIDER_CIRCUIT_FAILURE_RATE),
+                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_CIRCUIT_OPEN_MS)),
+                config.getInt(AgentOutcomesConfig.PROVIDER_CIRCUIT_PROBES),
+                errorCodes(config.getList(AgentOutcomesConfig.PROVIDER_CIRCUIT_ERROR_CODES)));
+        ProviderScope.By scope = config.getString(AgentOutcomesConfig.PROVIDER_SCOPE).equals("provider") ? ProviderScope.By.PROVIDER
+                : ProviderScope.By.PROVIDER_MODEL;
+        return new ProviderGateSettings(config.getBoolean(AgentOutcomesConfig.PROVIDER_GATE_ENABLED), scope,
+                config.getBoolean(AgentOutcomesConfig.PROVIDER_PACING_ENABLED),
+                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_PACING_DEFAULT_WINDOW_MS)), circuit,
+                defaults.signalInterval(), defaults.checkInterval(), partitions,
+                config.getInt(AgentOutcomesConfig.PROVIDER_MAX_SCOPES),
+                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_IDLE_EXPIRY_MS)));
+    }
+
+    /** Canonical error codes by their wire values; an unknown one is refused, naming it. */
+    static Set<ErrorCode> errorCodes(List<?> values) {
+        Set<ErrorCode> codes = EnumSet.noneOf(ErrorCode.class);
+        for (Object value : values) {
+            String code = String.valueOf(value).trim();
+            codes.add(ErrorCode.fromValue(code).orElseThrow(() -> new IllegalArgumentException("no error code " + code)));
+        }
+        return codes;
     }
 
     /** What a job's replay state keeps at most. */

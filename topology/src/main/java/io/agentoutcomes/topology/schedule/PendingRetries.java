@@ -24,7 +24,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * {@value #MAX_HEADER_BYTES} bytes in all are not kept (the input limit bounds what arrives; this bounds what waits).
  * Internal state: no schema-registry header. One instance per stream task (not thread-safe).
  */
-final class PendingRetries {
+public final class PendingRetries {
     /** The most header bytes (names and values) a pending retry keeps. */
     static final int MAX_HEADER_BYTES = 16 * 1024;
     private final SpecificDatumWriter<RetryRequest> writer = new SpecificDatumWriter<>(RetryRequest.getClassSchema(),
@@ -35,7 +35,7 @@ final class PendingRetries {
     private BinaryEncoder encoder;
     private BinaryDecoder decoder;
 
-    byte[] encode(Headers headers, RetryRequest retry) {
+    public byte[] encode(Headers headers, RetryRequest retry) {
         buffer.reset();
         DataOutputStream out = new DataOutputStream(buffer);
         try {
@@ -72,7 +72,7 @@ final class PendingRetries {
     }
 
     /** The headers of a stored retry. */
-    static Headers headers(byte[] entry) {
+    public static Headers headers(byte[] entry) {
         ByteBuffer in = ByteBuffer.wrap(entry);
         RecordHeaders headers = new RecordHeaders();
         int count = in.getShort();
@@ -90,7 +90,7 @@ final class PendingRetries {
         return headers;
     }
 
-    RetryRequest retry(byte[] entry) {
+    public RetryRequest retry(byte[] entry) {
         ByteBuffer in = ByteBuffer.wrap(entry);
         int count = in.getShort();
         for (int i = 0; i < count; i++) {

@@ -1,15 +1,17 @@
 package io.agentoutcomes.topology.schedule;
 
+import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.Topics;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.state.Stores;
 
 /**
  * Holds retries from the {@code retry-delay-<tier>} topics in a persistent store ordered by due time, and forwards
- * each to {@code retry-ready} when due. It reads every delay topic of the prefix by pattern
+ * each on when due (to the provider gate, then {@code retry-ready}). It reads every delay topic of the prefix by pattern
  * ({@link Topics#retryDelayFamily}), those of tiers the settings no longer make included, so no retry waits on a topic
  * nobody reads after the tiers change. Forwarded never before its due time (by the wall clock), and as soon after as the
  * check interval allows. The store is changelogged, so pending retries survive restarts and rebalances; with
@@ -26,14 +28,14 @@ public final class RetrySchedulerTopology {
     private RetrySchedulerTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, SchedulerSettings settings) {
+    /** The retries as they come due, for the provider gate (or {@code retry-ready}) to take on. */
+    public static KStream<String, RetryRequest> build(StreamsBuilder builder, Topics topics, SchedulerSettings settings) {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.Bytes(),
                 Serdes.ByteArray()));
         // Every delay topic of the prefix, not only today's tiers: a retry written to a tier that a restart with other
         // retry.tiers retired must still come out.
-        builder.stream(topics.retryDelayFamily, Consumed.with(Serdes.String(), topics.retryReady.valueSerde())
+        return builder.stream(topics.retryDelayFamily, Consumed.with(Serdes.String(), topics.retryReady.valueSerde())
                         .withName("read-retry-delays"))
-                .process(() -> new RetryScheduler(settings), Named.as("schedule-retries"), PENDING_STORE)
-                .to(topics.retryReady.name(), topics.retryReady.produced().withName("write-retry-ready"));
+                .process(() -> new RetryScheduler(settings), Named.as("schedule-retries"), PENDING_STORE);
     }
 }

@@ -29,7 +29,7 @@ class RetrySchedulerTest {
 
     private void start(int maxPerCheck) {
         scheduler = StageDriver.stage((builder, topics) -> RetrySchedulerTopology.build(builder, topics,
-                new SchedulerSettings(INTERVAL, maxPerCheck)));
+                new SchedulerSettings(INTERVAL, maxPerCheck)).to(topics.retryReady.name(), topics.retryReady.produced()));
         delayed = scheduler.input(scheduler.topics.retryDelay.get("long").name(), scheduler.topics.retryReady);
         ready = scheduler.output(scheduler.topics.retryReady);
     }

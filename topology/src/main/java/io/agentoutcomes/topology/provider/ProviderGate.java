@@ -1,0 +1,186 @@
+package io.agentoutcomes.topology.provider;
+
+import static io.agentoutcomes.topology.provider.ProviderGateTopology.HELD_STORE;
+import static io.agentoutcomes.topology.provider.ProviderGateTopology.STATE_STORE;
+
+import io.agentoutcomes.avro.CircuitState;
+import io.agentoutcomes.avro.ProviderHealth;
+import io.agentoutcomes.avro.ProviderSignal;
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.schedule.PendingRetries;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.common.serialization.BytesSerializer;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * The gate one scope's due retries pass, in the one stream task that owns the scope (both inputs are keyed by scope):
+ * a retry goes on to {@code retry-ready} at once while nothing of its scope is held and both the circuit and the
+ * request budget allow it; otherwise it is held, and released oldest first as they allow. The scope's evidence (tallies
+ * of outcomes, the budgets providers advertise) moves the circuit; each change goes to {@code provider-health}.
+ * The scopes' states and the held retries are changelogged stores, so with exactly-once a release and its removal
+ * from the store commit together: never lost, never twice; and a retry is only ever held after its due time.
+ */
+final class ProviderGate implements Processor<String, SpecificRecord, String, Object> {
+    /** The sinks it forwards to (named in {@link ProviderGateTopology}). */
+    static final String RETRIES = "write-gated-retry-ready";
+    static final String HEALTH = "write-provider-health";
+    /** The most retries one check releases (each release is a record in the transaction). */
+    static final int MAX_PER_CHECK = 10_000;
+
+    private final ProviderGateSettings settings;
+    private final PendingRetries codec = new PendingRetries();
+    /** Every scope of this task, as in the state store: the gate checks each on its wall-clock schedule. */
+    private final Map<String, ProviderState> scopes = new HashMap<>();
+    private ProcessorContext<String, Object> context;
+    private KeyValueStore<String, ProviderState> states;
+    private KeyValueStore<Bytes, byte[]> held;
+
+    ProviderGate(ProviderGateSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void init(ProcessorContext<String, Object> context) {
+        this.context = context;
+        this.states = context.getStateStore(STATE_STORE);
+        this.held = context.getStateStore(HELD_STORE);
+        try (KeyValueIterator<String, ProviderState> all = states.all()) {
+            all.forEachRemaining(entry -> scopes.put(entry.key, entry.value));
+        }
+        context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::check);
+    }
+
+    @Override
+    public void process(Record<String, SpecificRecord> record) {
+        long now = context.currentSystemTimeMs();
+        if (record.value() instanceof ProviderSignal signal) {
+            ProviderState state = stateOf(record.key(), signal.getProvider(), signal.getModel(), now);
+            if (state == null) {
+                return;
+            }
+            if (settings.pacing() && signal.getAdvertisedAt() != null) {
+                RequestBudgets.advertise(state, signal.getWindows(), signal.getAdvertisedAt(), now, settings.defaultWindow());
+            }
+            if (settings.circuit().enabled()) {
+                Circuit.observe(state, signal, settings.circuit(), now).ifPresent(change -> publish(record.key(), change));
+            }
+            release(record.key(), state, now);
+            states.put(record.key(), state);
+        } else if (record.value() instanceof RetryRequest retry) {
+            ProviderScope scope = ProviderScope.of(retry.getAgentResult(), settings.scope());
+            ProviderState state = scope == null ? null : stateOf(record.key(), scope.provider(), scope.model(), now);
+            if (state == null) {
+                forward(retry, record.headers(), now);
+                return;
+            }
+            if (settings.pacing() && retry.getAgentResult().getRateLimit() != null) {
+                RequestBudgets.advertise(state, retry.getAgentResult().getRateLimit().getWindows(), retry.getFailedAt(), now,
+                        settings.defaultWindow());
+            }
+            evaluate(record.key(), state, now);
+            if (state.getHeld() == 0 && allowance(state, now) > 0) {
+                forward(retry, record.headers(), now);
+                spend(state, 1);
+            } else {
+                held.put(HeldRetryKey.of(record.key(), retry), codec.encode(record.headers(), retry));
+                state.setHeld(state.getHeld() + 1);
+            }
+            states.put(record.key(), state);
+        }
+    }
+
+    /** The wall-clock check: circuits whose time has come move, held retries go as far as allowed, idle scopes go. */
+    private void check(long now) {
+        for (Map.Entry<String, ProviderState> scope : new ArrayList<>(scopes.entrySet())) {
+            ProviderState state = scope.getValue();
+            CircuitState before = state.getCircuit();
+            long heldBefore = state.getHeld();
+            evaluate(scope.getKey(), state, now);
+            release(scope.getKey(), state, now);
+            if (state.getHeld() == 0 && state.getCircuit() == CircuitState.CLOSED
+                    && now - state.getLastActivity() > settings.idleExpiry().toMillis()) {
+                scopes.remove(scope.getKey());
+                states.delete(scope.getKey());
+            } else if (before != state.getCircuit() || heldBefore != state.getHeld()) {
+                // A budget's refill is a function of time alone: stored only with a change that matters, it comes out
+                // the same after a restore.
+                states.put(scope.getKey(), state);
+            }
+        }
+    }
+
+    private void evaluate(String key, ProviderState state, long now) {
+        if (settings.circuit().enabled()) {
+            Circuit.evaluate(state, settings.circuit(), now).ifPresent(change -> publish(key, change));
+        }
+    }
+
+    /** Releases the scope's held retries, oldest first, as many as the circuit and budget allow. */
+    private void release(String key, ProviderState state, long now) {
+        if (state.getHeld() == 0) {
+            return;
+        }
+        long allowed = Math.min(allowance(state, now), MAX_PER_CHECK);
+        long released = 0;
+        try (KeyValueIterator<Bytes, byte[]> oldest = held.prefixScan(HeldRetryKey.prefix(key), new BytesSerializer())) {
+            while (released < allowed && oldest.hasNext()) {
+                KeyValue<Bytes, byte[]> entry = oldest.next();
+                forward(codec.retry(entry.value), PendingRetries.headers(entry.value), now);
+                held.delete(entry.key);
+                released++;
+            }
+        }
+        if (released > 0) {
+            state.setHeld(state.getHeld() - released);
+            state.setPaced(state.getPaced() + released);
+            spend(state, released);
+        }
+    }
+
+    private long allowance(ProviderState state, long now) {
+        long circuit = settings.circuit().enabled() ? Circuit.allowance(state, settings.circuit()) : Long.MAX_VALUE;
+        return settings.pacing() ? Math.min(circuit, RequestBudgets.allowance(state, now)) : circuit;
+    }
+
+    private void spend(ProviderState state, long count) {
+        RequestBudgets.spend(state, count);
+        if (state.getCircuit() == CircuitState.HALF_OPEN) {
+            state.setProbesReleased((int) Math.min(Integer.MAX_VALUE, state.getProbesReleased() + count));
+        }
+    }
+
+    /** The scope's state, created on first sight; null past {@link ProviderGateSettings#maxScopes} (the retry passes). */
+    private ProviderState stateOf(String key, String provider, String model, long now) {
+        ProviderState state = scopes.get(key);
+        if (state == null) {
+            if (scopes.size() >= settings.maxScopes()) {
+                return null;
+            }
+            state = ProviderState.newBuilder().setProvider(provider).setModel(model).setSince(now)
+                    .setBuckets(new ArrayList<>()).setBudgets(new ArrayList<>()).build();
+            scopes.put(key, state);
+        }
+        state.setLastActivity(now);
+        return state;
+    }
+
+    private void forward(RetryRequest retry, Headers headers, long now) {
+        context.forward(new Record<>(retry.getTaskId(), (Object) retry, now, headers), RETRIES);
+    }
+
+    private void publish(String key, ProviderHealth change) {
+        context.forward(new Record<>(key, (Object) change, change.getAt()), HEALTH);
+    }
+}

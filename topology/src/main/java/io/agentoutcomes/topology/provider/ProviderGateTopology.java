@@ -1,0 +1,80 @@
+package io.agentoutcomes.topology.provider;
+
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ProviderSignal;
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RetryAction;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.topology.Topics;
+import java.util.Map;
+import org.apache.avro.specific.SpecificRecord;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Fleet-wide pacing and circuits per provider: due retries of a provider's results pass the {@link ProviderGate} of
+ * their scope before {@code retry-ready}. Both the retries and the tallies of outcomes ({@link ProviderSignals}) are
+ * re-keyed by scope through repartition topics of equal partitions, so one stream task, on one instance, owns each
+ * scope's budget, circuit and held retries: the budget is not split between instances, and nothing needs to agree.
+ * Retries that name no provider, and retries that switch provider (a daily limit exhausted), go straight on.
+ */
+public final class ProviderGateTopology {
+    /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */
+    public static final String STATE_STORE = "provider-state";
+    /** The retries a scope's circuit or budget holds, keyed by {@link HeldRetryKey}. */
+    public static final String HELD_STORE = "provider-held";
+
+    private ProviderGateTopology() {
+    }
+
+    public static void build(StreamsBuilder builder, Topics topics, KStream<String, RetryRequest> due,
+                             KStream<String, ClassifiedOutcome> outcomes, ProviderGateSettings settings) {
+        Produced<String, RetryRequest> toRetryReady = topics.retryReady.produced();
+        if (!settings.enabled()) {
+            due.to(topics.retryReady.name(), toRetryReady.withName("write-retry-ready"));
+            return;
+        }
+        Map<String, KStream<String, RetryRequest>> split = due.split(Named.as("gate-"))
+                .branch((task, retry) -> gated(retry, settings), Branched.as("scoped"))
+                .defaultBranch(Branched.as("ungated"));
+        split.get("gate-ungated").to(topics.retryReady.name(), toRetryReady.withName("write-retry-ready"));
+        KStream<String, SpecificRecord> retries = split.get("gate-scoped")
+                .selectKey((task, retry) -> ProviderScope.of(retry.getAgentResult(), settings.scope()).key(),
+                        Named.as("key-retries-by-provider"))
+                .repartition(Repartitioned.with(Serdes.String(), topics.retryReady.valueSerde()).withName("provider-retries")
+                        .withNumberOfPartitions(settings.partitions()))
+                .mapValues(retry -> (SpecificRecord) retry, Named.as("provider-retries-as-input"));
+        Serde<ProviderSignal> signalSerde = AvroSerde.specific(ProviderSignal.class).configured(topics.serdeConfig, false);
+        KStream<String, SpecificRecord> signals = outcomes
+                .process(() -> new ProviderSignals(settings), Named.as("tally-provider-signals"))
+                .repartition(Repartitioned.with(Serdes.String(), signalSerde).withName("provider-signals")
+                        .withNumberOfPartitions(settings.partitions()))
+                .mapValues(signal -> (SpecificRecord) signal, Named.as("provider-signals-as-input"));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(),
+                AvroSerde.specific(ProviderState.class).configured(topics.serdeConfig, false)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.Bytes(),
+                Serdes.ByteArray()));
+        KStream<String, Object> gated = retries.merge(signals, Named.as("provider-gate-input"))
+                .process(() -> new ProviderGate(settings), Named.as("provider-gate"), STATE_STORE, HELD_STORE);
+        gated.to(topics.retryReady.name(), produced(topics.retryReady, ProviderGate.RETRIES));
+        gated.to(topics.providerHealth.name(), produced(topics.providerHealth, ProviderGate.HEALTH));
+    }
+
+    /** Whether a due retry passes a gate: it names a provider, and does not switch away from it. */
+    static boolean gated(RetryRequest retry, ProviderGateSettings settings) {
+        return retry.getAction() != RetryAction.SWITCH_PROVIDER && ProviderScope.of(retry.getAgentResult(), settings.scope()) != null;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Produced<String, Object> produced(Topics.Topic<String, ?> topic, String sinkName) {
+        return Produced.with(topic.keySerde(), (Serde<Object>) topic.valueSerde()).withName(sinkName);
+    }
+}

@@ -1,0 +1,63 @@
+package io.agentoutcomes.topology.provider;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.ProviderData;
+import java.util.Locale;
+
+/**
+ * What a provider's budget and circuit are kept for: a provider, or a provider and a model, as results name them
+ * ({@code execution.provider} and {@code execution.model}, else {@code provider_data}). Names are compared trimmed and
+ * in lower case, so {@code OpenAI} and {@code openai} are one scope.
+ *
+ * @param provider the provider
+ * @param model    the model, or null where the scope is the provider alone
+ */
+public record ProviderScope(String provider, String model) {
+    /** How finely budgets and circuits are kept. */
+    public enum By {
+        /** One per provider: a provider's outage or budget covers all its models. */
+        PROVIDER,
+        /** One per provider and model: providers budget most limits per model. */
+        PROVIDER_MODEL
+    }
+
+    /** The longest provider or model name kept as a scope; longer ones are cut (a bound on state keys). */
+    static final int MAX_NAME_CHARS = 128;
+    private static final char SEPARATOR = '\u001f';
+
+    /** The scope of a result, or null where it names no provider. */
+    public static ProviderScope of(AgentResult result, By by) {
+        if (result == null) {
+            return null;
+        }
+        ExecutionMetadata execution = result.getExecution();
+        ProviderData data = result.getProviderData();
+        String provider = name(execution == null ? null : execution.getProvider(), data == null ? null : data.getProvider());
+        if (provider == null) {
+            return null;
+        }
+        String model = by == By.PROVIDER ? null
+                : name(execution == null ? null : execution.getModel(), data == null ? null : data.getModel());
+        return new ProviderScope(provider, model);
+    }
+
+    /** The record key and store key of the scope. */
+    public String key() {
+        return model == null ? provider : provider + SEPARATOR + model;
+    }
+
+    @Override
+    public String toString() {
+        return model == null ? provider : provider + "/" + model;
+    }
+
+    private static String name(String first, String second) {
+        String name = first != null && !first.isBlank() ? first : second;
+        if (name == null || name.isBlank()) {
+            return null;
+        }
+        String trimmed = name.trim().toLowerCase(Locale.ROOT);
+        return trimmed.length() <= MAX_NAME_CHARS ? trimmed : trimmed.substring(0, MAX_NAME_CHARS);
+    }
+}

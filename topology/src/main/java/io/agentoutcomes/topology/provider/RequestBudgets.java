@@ -1,0 +1,141 @@
+package io.agentoutcomes.topology.provider;
+
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.RequestBudget;
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A scope's request budgets, one per request window the provider advertises: a token bucket holding at most the
+ * window's limit, refilled at the limit per window length, never refilled before an exhausted window's reset. An
+ * advertisement only ever lowers what the bucket holds (the provider counts traffic the pipeline does not see), so
+ * retries alone never exceed what the provider last said it allows; refilling smoothly, not all at the reset, is
+ * what keeps a fleet's retries from arriving as a herd. Token windows are not paced (a retry's tokens are not known
+ * before it runs); their resets already delay each retry through the backoff.
+ */
+final class RequestBudgets {
+    private static final long SECOND = 1_000;
+    private static final long MINUTE = 60 * SECOND;
+    private static final long HOUR = 60 * MINUTE;
+    private static final long DAY = 24 * HOUR;
+
+    private RequestBudgets() {
+    }
+
+    /** Whether a window counts requests (rather than tokens). */
+    static boolean countsRequests(RateLimitWindow window) {
+        String resource = window.getResource() == null ? "" : window.getResource().toLowerCase(Locale.ROOT);
+        return resource.equals("requests") || resource.isEmpty() && window.getName().toLowerCase(Locale.ROOT).contains("request");
+    }
+
+    /** A window's length from its name ({@code requests_per_day}); {@code otherwise} where the name does not say. */
+    static long lengthOf(String name, Duration otherwise) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        if (lower.contains("day") || lower.contains("daily")) {
+            return DAY;
+        }
+        if (lower.contains("hour")) {
+            return HOUR;
+        }
+        if (lower.contains("minute")) {
+            return MINUTE;
+        }
+        if (lower.contains("second")) {
+            return SECOND;
+        }
+        return otherwise.toMillis();
+    }
+
+    /**
+     * Takes the request windows a provider advertised at {@code at} into the scope's budgets, each only if newer than
+     * what its budget last took.
+     */
+    static void advertise(ProviderState state, List<RateLimitWindow> windows, long at, long now, Duration defaultWindow) {
+        for (RateLimitWindow window : windows) {
+            if (!countsRequests(window) || window.getRemaining() == null && window.getLimit() == null) {
+                continue;
+            }
+            RequestBudget budget = find(state, window.getName());
+            if (budget != null && at <= budget.getAdvertisedAt()) {
+                continue;
+            }
+            long length = lengthOf(window.getName(), defaultWindow);
+            Long limit = window.getLimit() != null && window.getLimit() > 0 ? window.getLimit() : null;
+            if (budget == null) {
+                double start = window.getRemaining() != null ? window.getRemaining() : limit;
+                budget = RequestBudget.newBuilder().setWindow(window.getName()).setLimit(limit).setLengthMs(length)
+                        .setTokens(start).setUpdatedAt(now).setBlockedUntil(0).setAdvertisedAt(at).build();
+                state.getBudgets().add(budget);
+            } else {
+                refill(budget, now);
+                budget.setLimit(limit != null ? limit : budget.getLimit());
+                budget.setLengthMs(length);
+                budget.setAdvertisedAt(at);
+                if (window.getRemaining() != null) {
+                    budget.setTokens(Math.min(budget.getTokens(), window.getRemaining()));
+                }
+            }
+            if (window.getRemaining() != null && window.getRemaining() == 0) {
+                // Never blocked longer than one window: a reset far off (or hostile) must not hold retries for ever.
+                long reset = Math.min(resetAt(window, at, length), at + length);
+                budget.setBlockedUntil(Math.max(budget.getBlockedUntil(), reset));
+            }
+        }
+    }
+
+    /** How many retries the budgets allow now; {@link Long#MAX_VALUE} where there is none. */
+    static long allowance(ProviderState state, long now) {
+        long allowed = Long.MAX_VALUE;
+        Iterator<RequestBudget> budgets = state.getBudgets().iterator();
+        while (budgets.hasNext()) {
+            RequestBudget budget = budgets.next();
+            refill(budget, now);
+            if (budget.getLimit() == null && now >= budget.getBlockedUntil()) {
+                // without a limit, a budget only says "none until the reset"; past it, it says nothing
+                budgets.remove();
+                continue;
+            }
+            allowed = Math.min(allowed, (long) Math.floor(Math.max(0, budget.getTokens())));
+        }
+        return allowed;
+    }
+
+    /** Takes {@code count} released retries from every budget. */
+    static void spend(ProviderState state, long count) {
+        for (RequestBudget budget : state.getBudgets()) {
+            budget.setTokens(budget.getTokens() - count);
+        }
+    }
+
+    /** The bucket refilled up to {@code now}: at the limit per length, from its reset if it was exhausted. */
+    static void refill(RequestBudget budget, long now) {
+        long from = Math.max(budget.getUpdatedAt(), budget.getBlockedUntil());
+        if (budget.getLimit() != null && now > from) {
+            double refilled = budget.getTokens() + (double) (now - from) * budget.getLimit() / budget.getLengthMs();
+            budget.setTokens(Math.min(budget.getLimit(), refilled));
+        }
+        budget.setUpdatedAt(Math.max(budget.getUpdatedAt(), now));
+    }
+
+    private static long resetAt(RateLimitWindow window, long at, long length) {
+        if (window.getResetAtMs() != null) {
+            return window.getResetAtMs();
+        }
+        if (window.getResetsInMs() != null) {
+            return at + Math.min(window.getResetsInMs(), length);
+        }
+        return at + length;
+    }
+
+    private static RequestBudget find(ProviderState state, String window) {
+        for (RequestBudget budget : state.getBudgets()) {
+            if (budget.getWindow().equals(window)) {
+                return budget;
+            }
+        }
+        return null;
+    }
+}

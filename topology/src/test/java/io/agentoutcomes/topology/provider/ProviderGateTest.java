@@ -1,0 +1,160 @@
+package io.agentoutcomes.topology.provider;
+
+import static io.agentoutcomes.topology.StageDriver.T0;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.CircuitState;
+import io.agentoutcomes.avro.Dialect;
+import io.agentoutcomes.avro.ErrorInfo;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.ProviderHealth;
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.PipelineSettings;
+import io.agentoutcomes.topology.StageDriver;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import org.apache.kafka.streams.TestInputTopic;
+import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The provider gate in the whole pipeline, on a TopologyTestDriver whose wall clock the test moves. */
+class ProviderGateTest {
+    private StageDriver pipeline;
+    private TestInputTopic<String, AgentResult> results;
+    private TestOutputTopic<String, RetryRequest> ready;
+    private TestOutputTopic<String, ProviderHealth> health;
+    /** Every retry released, in order, with the wall-clock time it was released at. */
+    private final List<TestRecord<String, RetryRequest>> released = new ArrayList<>();
+
+    private void start(ProviderGateSettings settings) {
+        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults().withProviders(settings),
+                new Properties()));
+        results = pipeline.input(pipeline.topics.agentResults);
+        ready = pipeline.output(pipeline.topics.retryReady);
+        health = pipeline.output(pipeline.topics.providerHealth);
+    }
+
+    @AfterEach
+    void close() {
+        pipeline.close();
+    }
+
+    /** Moves the wall clock a second at a time, collecting what is released. */
+    private void run(Duration span) {
+        for (long s = 0; s < span.toSeconds(); s++) {
+            pipeline.advance(Duration.ofSeconds(1));
+            released.addAll(ready.readRecordsToList());
+        }
+    }
+
+    private static AgentResult result(String provider, String model, String task, Object outcome, RateLimitState rateLimit) {
+        return AgentResult.newBuilder().setResultId("r-" + task).setAgentId("agent").setTaskId(task).setDialect(Dialect.VAT_ENVELOPE)
+                .setExecution(ExecutionMetadata.newBuilder().setProvider(provider).setModel(model).build()).setRateLimit(rateLimit)
+                .setOutcome(outcome).build();
+    }
+
+    private static Failure failure(String code) {
+        return Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(code).build()).build();
+    }
+
+    /** A provider's budget as OpenAI's headers give it: 100 requests (a minute), none left, resets in 20 s. */
+    private static RateLimitState hundredAMinuteExhausted() {
+        return RateLimitState.newBuilder().setLimited(true).setWindows(List.of(RateLimitWindow.newBuilder().setName("requests")
+                .setResource("requests").setLimit(100L).setRemaining(0L).setResetsInMs(20_000L)
+                .setResetAtMs(T0.toEpochMilli() + 20_000).setHeader("x-ratelimit-remaining-requests: 0").build())).build();
+    }
+
+    private List<TestRecord<String, RetryRequest>> of(String provider) {
+        return released.stream().filter(r -> r.value().getAgentResult().getExecution().getProvider().equals(provider)).toList();
+    }
+
+    @Test
+    void aThousandTasksRateLimitedAtOneHundredAMinuteAreReleasedAtMostOneHundredAMinuteWhileAnotherProviderFlows() {
+        start(ProviderGateSettings.defaults());
+        for (int i = 0; i < 1_000; i++) {
+            results.pipeInput("acme-" + i, result("acme", "m1", "acme-" + i, failure("llm-rate-limit"), hundredAMinuteExhausted()), T0);
+        }
+        for (int i = 0; i < 10; i++) {
+            results.pipeInput("other-" + i, result("other", "m2", "other-" + i, failure("llm-timeout"), null), T0);
+        }
+
+        run(Duration.ofMinutes(11));
+
+        List<TestRecord<String, RetryRequest>> acme = of("acme");
+        List<TestRecord<String, RetryRequest>> other = of("other");
+        assertThat(other).hasSize(10).allSatisfy(r -> assertThat(r.timestamp()).isBetween(r.value().getDueAt(),
+                r.value().getDueAt() + 1_000));
+        assertThat(acme).extracting(r -> r.value().getTaskId()).doesNotHaveDuplicates().hasSize(1_000);
+        assertThat(acme).allSatisfy(r -> assertThat(r.timestamp()).isGreaterThanOrEqualTo(r.value().getDueAt()));
+        // at most 100 in any minute, the first of them no earlier than the reset
+        for (TestRecord<String, RetryRequest> first : acme) {
+            long inTheMinute = acme.stream().filter(r -> r.timestamp() >= first.timestamp()
+                    && r.timestamp() < first.timestamp() + 60_000).count();
+            assertThat(inTheMinute).as("released in the minute from %d", first.timestamp()).isLessThanOrEqualTo(100);
+        }
+        assertThat(acme.get(0).timestamp()).isGreaterThanOrEqualTo(T0.toEpochMilli() + 20_000);
+        // and paced, not starved: the budget's 100 a minute, used, so the last leaves ten minutes after the reset
+        assertThat(acme.get(999).timestamp() - T0.toEpochMilli()).isBetween(615_000L, 625_000L);
+        assertThat(health.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aProviderFailingForThirtySecondsOpensItsCircuitHoldsItsRetriesReleasesProbesAndClosesOnRecovery() {
+        start(ProviderGateSettings.defaults());
+        for (int i = 0; i < 40; i++) {
+            results.pipeInput("flaky-" + i, result("flaky", "m1", "flaky-" + i, failure("llm-unavailable"), null), T0);
+        }
+        for (int i = 0; i < 5; i++) {
+            results.pipeInput("steady-" + i, result("steady", "m1", "steady-" + i, failure("llm-timeout"), null), T0);
+        }
+        run(Duration.ofSeconds(35));
+        List<TestRecord<String, RetryRequest>> probes = of("flaky");
+        for (int i = 0; i < 5; i++) {
+            results.pipeInput("flaky-ok-" + i, result("flaky", "m1", "flaky-ok-" + i, Success.newBuilder().build(), null), T0.plusSeconds(35));
+        }
+        run(Duration.ofSeconds(5));
+
+        List<ProviderHealth> changes = health.readValuesToList();
+        assertThat(changes).extracting(ProviderHealth::getState)
+                .containsExactly(CircuitState.OPEN, CircuitState.HALF_OPEN, CircuitState.CLOSED);
+        ProviderHealth opened = changes.get(0);
+        assertThat(opened.getProvider()).isEqualTo("flaky");
+        assertThat(opened.getModel()).isEqualTo("m1");
+        assertThat(opened.getOutcomes()).isEqualTo(40);
+        assertThat(opened.getFailures()).isEqualTo(40);
+        assertThat(opened.getAt()).isEqualTo(T0.toEpochMilli() + 1_000);
+        assertThat(changes.get(1).getAt()).isEqualTo(opened.getAt() + 30_000);
+        assertThat(changes.get(1).getHeldRetries()).isEqualTo(40);
+        assertThat(changes.get(2).getReason()).isEqualTo("5 successes and 0 failures since half-open");
+        // held while open: the five probes at half-open, the rest once closed; each once, none before due
+        assertThat(probes).hasSize(5).allSatisfy(r -> assertThat(r.timestamp()).isEqualTo(changes.get(1).getAt()));
+        List<TestRecord<String, RetryRequest>> flaky = of("flaky");
+        assertThat(flaky).hasSize(40).extracting(r -> r.value().getTaskId()).doesNotHaveDuplicates();
+        assertThat(flaky.subList(5, 40)).allSatisfy(r -> assertThat(r.timestamp()).isGreaterThanOrEqualTo(changes.get(2).getAt()));
+        assertThat(flaky).allSatisfy(r -> assertThat(r.timestamp()).isGreaterThanOrEqualTo(r.value().getDueAt()));
+        // another provider's retries flowed while the circuit was open
+        assertThat(of("steady")).hasSize(5).allSatisfy(r -> assertThat(r.timestamp()).isLessThan(changes.get(1).getAt()));
+    }
+
+    @Test
+    void withTheGateOffRetriesGoStraightToRetryReady() {
+        start(ProviderGateSettings.defaults().withEnabled(false));
+        for (int i = 0; i < 40; i++) {
+            results.pipeInput("flaky-" + i, result("flaky", "m1", "flaky-" + i, failure("llm-unavailable"), null), T0);
+        }
+        run(Duration.ofSeconds(15));
+
+        assertThat(of("flaky")).hasSize(40);
+        assertThat(health.readValuesToList()).isEmpty();
+    }
+}
