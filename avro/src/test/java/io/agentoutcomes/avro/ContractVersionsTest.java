@@ -70,6 +70,49 @@ class ContractVersionsTest {
         };
     }
 
+    /** Fields added since contract 2 was released, each nullable or with a default (docs/schemas.md). */
+    private static final List<String> ADDED_SINCE = List.of("reasoningTokens");
+
+    /** A record's schema as contract 2 released it: today's without the fields added since. */
+    private static Schema released(String record) {
+        String json = contractTwo(record).toString();
+        for (String field : ADDED_SINCE) {
+            // an added field's declaration holds no object: its type is a primitive or a union of primitives
+            json = json.replaceAll(",\\{\"name\":\"" + field + "\"[^{}]*\\}", "");
+        }
+        return new Schema.Parser().parse(json);
+    }
+
+    /**
+     * Issue 23 added {@code Usage.reasoningTokens} (null by default) and {@code AgentMetrics.reasoningTokens} (0 by
+     * default): the registry takes each record as the next version after contract 1 and contract 2 as released under
+     * FULL_TRANSITIVE, so readers and writers of any of the three read each other's records.
+     */
+    @Test
+    void reasoningTokensAreAFullyTransitivelyCompatibleAddition() throws IOException {
+        Map<String, Schema> one = contractOne();
+        SchemaRegistryState registry = new SchemaRegistryState();
+        registry.setCompatibility(null, CompatibilityLevel.FULL_TRANSITIVE);
+        for (String record : TOPIC_RECORDS) {
+            String subject = record + "-value";
+            registry.apply(registry.prepare(subject, one.get(record).toString()).schema());
+            registry.apply(registry.prepare(subject, released(record).toString()).schema());
+            SchemaRegistryState.Registration next = registry.prepare(subject, contractTwo(record).toString());
+            assertThat(next.schema().version()).as(record).isEqualTo(next.isNew() ? 3 : 2);
+        }
+        assertThat(released("AgentResult")).isNotEqualTo(AgentResult.getClassSchema());
+        assertThat(released("AgentMetrics").getField("reasoningTokens")).isNull();
+        AgentResult written = Records.success();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        new SpecificDatumWriter<AgentResult>(released("AgentResult")).write(written, encoder);
+        encoder.flush();
+        AgentResult read = new SpecificDatumReader<AgentResult>(released("AgentResult"), AgentResult.getClassSchema())
+                .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        assertThat(read).isEqualTo(written);
+        assertThat(read.getExecution().getUsage().getReasoningTokens()).isNull();
+    }
+
     @Test
     void aRegistryTakesContractTwoAsTheNextVersionUnderFullCompatibility() throws IOException {
         Map<String, Schema> one = contractOne();
@@ -158,9 +201,9 @@ class ContractVersionsTest {
         // contract 2 bytes are contract 1 bytes: write with 2, read as generic 1, write that with 1, read with 2
         ByteArrayOutputStream two = new ByteArrayOutputStream();
         BinaryEncoder twoEncoder = EncoderFactory.get().binaryEncoder(two, null);
-        new SpecificDatumWriter<AgentResult>(AgentResult.getClassSchema()).write(Records.failure(), twoEncoder);
+        new SpecificDatumWriter<AgentResult>(released("AgentResult")).write(Records.failure(), twoEncoder);
         twoEncoder.flush();
-        GenericRecord asOne = new GenericDatumReader<GenericRecord>(AgentResult.getClassSchema(), one, withConversions)
+        GenericRecord asOne = new GenericDatumReader<GenericRecord>(released("AgentResult"), one, withConversions)
                 .read(null, DecoderFactory.get().binaryDecoder(two.toByteArray(), null));
         new GenericDatumWriter<GenericRecord>(one, withConversions).write(asOne, encoder);
         encoder.flush();

@@ -34,8 +34,8 @@ import org.HdrHistogram.AbstractHistogram;
  * {@link Figures}' definition, the same as the report's, {@code /analytics}' and the dashboard's:
  * <ul>
  *   <li>counters ({@code _total}): results by type, failures by {@code error.type}, tokens by {@code gen_ai.token.type}
- *       (input including cache reads and writes, as the conventions count it; output; unknown: results that report
- *       only a total) with the cache reads and writes
+ *       (input including cache reads and writes, as the conventions count it; output including reasoning; unknown:
+ *       results that report only a total) with the cache reads and writes and the reasoning tokens
  *       as their own counters beside them, cost in US dollars and its reported parts, retries scheduled, dead letters
  *       by stop reason, results by confidence range;</li>
  *   <li>{@value #DURATION}: a histogram of result durations in seconds, its buckets read from the totals' duration
@@ -60,6 +60,7 @@ public final class DomainMeters {
     private final CounterFamily tokens;
     private final CounterFamily cacheReadTokens;
     private final CounterFamily cacheWriteTokens;
+    private final CounterFamily reasoningTokens;
     private final CounterFamily cost;
     private final CounterFamily costParts;
     private final CounterFamily retries;
@@ -79,6 +80,8 @@ public final class DomainMeters {
                 "Input tokens read from the provider's prompt cache (part of the input tokens)");
         cacheWriteTokens = new CounterFamily(registry, "agent_outcomes_cache_write_input_tokens",
                 "Input tokens written to the provider's prompt cache (part of the input tokens)");
+        reasoningTokens = new CounterFamily(registry, "agent_outcomes_reasoning_output_tokens",
+                "Output tokens spent on reasoning (part of the output tokens)");
         cost = new CounterFamily(registry, "agent_outcomes_cost_usd", "Cost in US dollars");
         costParts = new CounterFamily(registry, "agent_outcomes_cost_part_usd",
                 "Cost in US dollars of the parts results report (input, output, cache_read, cache_write): a breakdown of "
@@ -118,6 +121,7 @@ public final class DomainMeters {
         Values tokenValues = new Values();
         Values cacheReadValues = new Values();
         Values cacheWriteValues = new Values();
+        Values reasoningValues = new Values();
         Values costValues = new Values();
         Values costPartValues = new Values();
         Values retryValues = new Values();
@@ -135,6 +139,7 @@ public final class DomainMeters {
             tokenValues.add(tags.and(GenAiConventions.TOKEN_TYPE, GenAiConventions.TOKEN_TYPE_UNKNOWN), tokenTypes.unknown());
             cacheReadValues.add(tags, m.getCacheReadTokens());
             cacheWriteValues.add(tags, m.getCacheWriteTokens());
+            reasoningValues.add(tags, m.getReasoningTokens());
             costValues.add(tags, m.getCostTotal());
             costPartValues.add(tags.and("part", "input"), m.getCostInput());
             costPartValues.add(tags.and("part", "output"), m.getCostOutput());
@@ -152,6 +157,7 @@ public final class DomainMeters {
         tokens.set(tokenValues);
         cacheReadTokens.set(cacheReadValues);
         cacheWriteTokens.set(cacheWriteValues);
+        reasoningTokens.set(reasoningValues);
         cost.set(costValues);
         costParts.set(costPartValues);
         retries.set(retryValues);

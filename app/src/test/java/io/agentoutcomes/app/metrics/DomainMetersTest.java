@@ -97,6 +97,30 @@ class DomainMetersTest {
     }
 
     @Test
+    void reasoningTokensAreTheirOwnCounterBesideTheOutputTheyArePartOf() {
+        AgentMetrics o3 = totals("planner", "o3-mini", "openai", "0.5");
+        o3.setInputTokens(1_000);
+        o3.setOutputTokens(1_200);
+        o3.setReasoningTokens(1_024);
+        o3.setTotalTokens(2_200);
+        AgentMetrics gemini = totals("planner", "gemini-2.5-flash", "gemini", "0.1");
+        gemini.setInputTokens(11);
+        gemini.setOutputTokens(12);
+        gemini.setReasoningTokens(7);
+        gemini.setTotalTokens(23);
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(o3, gemini), 10);
+
+        meters.refresh();
+
+        // not a gen_ai.token.type: the conventions' types are input and output, and reasoning is a part of output
+        Map<String, Double> tokens = counter("agent_outcomes_tokens", "gen_ai_token_type");
+        assertThat(tokens).isEqualTo(Map.of("input", 1_011.0, "output", 1_212.0, "unknown", 0.0));
+        assertThat(tokens.values().stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(2_223.0);
+        assertThat(counter("agent_outcomes_reasoning_output_tokens", "gen_ai_provider_name"))
+                .isEqualTo(Map.of("openai", 1_024.0, "gcp.gemini", 7.0));
+    }
+
+    @Test
     void tokensOfResultsThatReportOnlyATotalAreTheirOwnTokenTypeSoTheTypesAddUpToTheTotal() {
         // 100 + 7 reported by type (plus 20 cache writes); 5 000 by results that report only a total (seed 000 tokensUsed)
         AgentMetrics m = totals("vat-agent", "claude-3-5-haiku", "anthropic", "0.5");

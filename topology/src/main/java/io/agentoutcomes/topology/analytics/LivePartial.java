@@ -46,6 +46,7 @@ public final class LivePartial {
     private long ignoredFailures;
     private long inputTokens;
     private long outputTokens;
+    private long reasoningTokens;
     private long cacheReadTokens;
     private long cacheWriteTokens;
     private long totalTokens;
@@ -121,6 +122,7 @@ public final class LivePartial {
         TokenNormalizer.Tokens tokens = TokenNormalizer.normalize(execution.getUsage(), execution.getProvider());
         inputTokens = plus(inputTokens, tokens.input());
         outputTokens = plus(outputTokens, tokens.output());
+        reasoningTokens = plus(reasoningTokens, tokens.reasoning());
         cacheReadTokens = plus(cacheReadTokens, tokens.cacheRead());
         cacheWriteTokens = plus(cacheWriteTokens, tokens.cacheWrite());
         totalTokens = plus(totalTokens, tokens.total());
@@ -159,7 +161,8 @@ public final class LivePartial {
                 .setDeadLetters(byName(deadLetters, STOP_REASONS))
                 .setFailuresByErrorCode(failuresByErrorCode == null ? new HashMap<>() : new HashMap<>(failuresByErrorCode))
                 .setContinuationStops(byName(continuationStops, STOP_REASONS))
-                .setInputTokens(inputTokens).setOutputTokens(outputTokens).setCacheReadTokens(cacheReadTokens)
+                .setInputTokens(inputTokens).setOutputTokens(outputTokens).setReasoningTokens(reasoningTokens)
+                .setCacheReadTokens(cacheReadTokens)
                 .setCacheWriteTokens(cacheWriteTokens).setTotalTokens(totalTokens).setApiCalls(apiCalls)
                 .setCostTotal(costTotal.value()).setCostInput(costInput.value()).setCostOutput(costOutput.value())
                 .setCostCacheRead(costCacheRead.value()).setCostCacheWrite(costCacheWrite.value())

@@ -57,8 +57,8 @@ public final class MetricsAggregator {
         next.setFailuresByErrorCode(sum(a.getFailuresByErrorCode(), b.getFailuresByErrorCode()));
         next.setContinuationStops(sum(a.getContinuationStops(), b.getContinuationStops()));
         next.setConfidenceBuckets(sum(a.getConfidenceBuckets(), b.getConfidenceBuckets()));
-        addTokens(next, new TokenNormalizer.Tokens(b.getInputTokens(), b.getOutputTokens(), b.getCacheReadTokens(),
-                b.getCacheWriteTokens(), b.getTotalTokens(), b.getApiCalls()));
+        addTokens(next, new TokenNormalizer.Tokens(b.getInputTokens(), b.getOutputTokens(), b.getReasoningTokens(),
+                b.getCacheReadTokens(), b.getCacheWriteTokens(), b.getTotalTokens(), b.getApiCalls()));
         next.setCostTotal(a.getCostTotal().add(b.getCostTotal()));
         next.setCostInput(a.getCostInput().add(b.getCostInput()));
         next.setCostOutput(a.getCostOutput().add(b.getCostOutput()));
@@ -95,6 +95,7 @@ public final class MetricsAggregator {
     private static void addTokens(AgentMetrics next, TokenNormalizer.Tokens tokens) {
         next.setInputTokens(LivePartial.plus(next.getInputTokens(), tokens.input()));
         next.setOutputTokens(LivePartial.plus(next.getOutputTokens(), tokens.output()));
+        next.setReasoningTokens(LivePartial.plus(next.getReasoningTokens(), tokens.reasoning()));
         next.setCacheReadTokens(LivePartial.plus(next.getCacheReadTokens(), tokens.cacheRead()));
         next.setCacheWriteTokens(LivePartial.plus(next.getCacheWriteTokens(), tokens.cacheWrite()));
         next.setTotalTokens(LivePartial.plus(next.getTotalTokens(), tokens.total()));

@@ -8,7 +8,8 @@ import java.util.Set;
  * Cache-token conventions differ by provider: OpenAI-style APIs count cached prompt tokens inside
  * {@code input_tokens} (prompt_tokens includes cached_tokens), Anthropic counts them apart
  * ({@code input_tokens} excludes cache reads and writes). Normalized here to uncached input + cache read + cache write
- * + output, so a cached token is never counted twice and never dropped.
+ * + output, so a cached token is never counted twice and never dropped. Reasoning tokens are a part of the output
+ * (the contract's {@code Usage.reasoningTokens}), counted up to the output they are part of, never added to it.
  */
 public final class TokenNormalizer {
     /** Providers whose input token count includes the cached tokens. */
@@ -17,9 +18,10 @@ public final class TokenNormalizer {
     /** Providers whose input token count excludes the cached tokens. */
     static final Set<String> CACHE_EXCLUDED_FROM_INPUT = Set.of("anthropic", "bedrock", "claude");
 
-    /** Normalized token counts. */
-    public record Tokens(long input, long output, long cacheRead, long cacheWrite, long total, long apiCalls) {
-        static final Tokens NONE = new Tokens(0, 0, 0, 0, 0, 0);
+    /** Normalized token counts; {@code reasoning} is a part of {@code output}, not beside it. */
+    public record Tokens(long input, long output, long reasoning, long cacheRead, long cacheWrite, long total,
+                         long apiCalls) {
+        static final Tokens NONE = new Tokens(0, 0, 0, 0, 0, 0, 0);
     }
 
     private TokenNormalizer() {
@@ -40,7 +42,10 @@ public final class TokenNormalizer {
         boolean partsKnown = usage.getInputTokens() != null || usage.getOutputTokens() != null
                 || usage.getCacheReadTokens() != null || usage.getCacheWriteTokens() != null;
         long total = partsKnown ? LivePartial.plus(LivePartial.plus(input, cached), output) : value(usage.getTotalTokens());
-        return new Tokens(input, output, cacheRead, cacheWrite, total, value(usage.getApiCalls()));
+        // Reasoning beyond the output it is part of (a producer that kept Gemini's thoughts apart from its output count)
+        // is held to that output: no token is counted twice, and the reasoning sum stays a part of the output sum.
+        long reasoning = Math.min(value(usage.getReasoningTokens()), output);
+        return new Tokens(input, output, reasoning, cacheRead, cacheWrite, total, value(usage.getApiCalls()));
     }
 
     /**

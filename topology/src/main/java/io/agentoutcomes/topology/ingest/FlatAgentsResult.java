@@ -68,7 +68,7 @@ final class FlatAgentsResult implements JsonDialect {
                         rateLimit(root.object("rate_limit")), rawHeaders, provider == null ? null : provider.text("provider"),
                         resultTime), errorBody(provider)), errorBody(provider)))
                 .setProviderData(providerData(provider));
-        canonical.setExecution(execution(root, canonical.getProviderData()));
+        canonical.setExecution(execution(root, provider, canonical.getProviderData()));
         if (root.has("error")) {
             // What the model produced before it failed is kept, as the dialect's AgentResult carries it beside the error.
             return canonical.setOutcome(Failure.newBuilder().setError(error(root)).setFinishReason(finishReason)
@@ -115,8 +115,8 @@ final class FlatAgentsResult implements JsonDialect {
     }
 
     /** Usage and cost, with the provider's model and request id; null when there is none of it. */
-    private static ExecutionMetadata execution(JsonFields root, ProviderData provider) {
-        Usage usage = usage(root.object("usage"));
+    private static ExecutionMetadata execution(JsonFields root, JsonFields providerJson, ProviderData provider) {
+        Usage usage = usage(root.object("usage"), providerJson);
         Cost cost = cost(root);
         if (usage == null && cost == null && provider == null) {
             return null;
@@ -130,18 +130,19 @@ final class FlatAgentsResult implements JsonDialect {
                 .build();
     }
 
-    private static Usage usage(JsonFields usage) {
+    /** Seed 003's usage, with the reasoning tokens the provider's own usage object reports ({@link ReasoningTokens}). */
+    private static Usage usage(JsonFields usage, JsonFields provider) {
         if (usage == null) {
             return null;
         }
-        return Usage.newBuilder()
+        return ReasoningTokens.complete(Usage.newBuilder()
                 .setInputTokens(usage.count("input_tokens"))
                 .setOutputTokens(usage.count("output_tokens"))
                 .setTotalTokens(usage.count("total_tokens"))
                 .setCacheReadTokens(usage.count("cache_read_tokens"))
                 .setCacheWriteTokens(usage.count("cache_write_tokens"))
                 .setApiCalls(usage.count("api_calls"))
-                .build();
+                .build(), usage, provider);
     }
 
     /** {@code cost} as a float (the total) or a breakdown; a breakdown without a total gets the sum of its parts. */

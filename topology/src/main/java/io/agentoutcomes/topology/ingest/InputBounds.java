@@ -117,6 +117,7 @@ public final class InputBounds {
         if (usage != null) {
             notNegative("execution.usage.inputTokens", usage.getInputTokens());
             notNegative("execution.usage.outputTokens", usage.getOutputTokens());
+            notNegative("execution.usage.reasoningTokens", usage.getReasoningTokens());
             notNegative("execution.usage.totalTokens", usage.getTotalTokens());
             notNegative("execution.usage.cacheReadTokens", usage.getCacheReadTokens());
             notNegative("execution.usage.cacheWriteTokens", usage.getCacheWriteTokens());

@@ -12,6 +12,8 @@ import java.nio.ByteBuffer;
  * A model's token prices as they apply at one time, and the cost of a result's tokens at them, computed as
  * genai-prices computes it: uncached input, cache reads, cache writes and output each at its price (a cache kind the
  * model has no price for is priced as input), every tier chosen by the request's whole input, summed exactly.
+ * Reasoning tokens are part of the output and priced with it, once: genai-prices has no reasoning price, and the
+ * providers bill thinking as output (docs/analytics.md, "Prices").
  *
  * @param provider   the price table's provider id, e.g. {@code aws} for Bedrock
  * @param model      the price table's model id, e.g. {@code claude-3-5-sonnet}

@@ -90,6 +90,43 @@ class MetricsAggregatorTest {
     }
 
     @Test
+    void reasoningTokensAreSummedAsAPartOfTheOutputNotBesideIt() {
+        Usage openAi = Usage.newBuilder().setInputTokens(100L).setOutputTokens(1_200L).setReasoningTokens(1_024L).build();
+        Usage gemini = Usage.newBuilder().setInputTokens(11L).setOutputTokens(12L).setReasoningTokens(7L).build();
+        Usage anthropic = Usage.newBuilder().setInputTokens(20L).setOutputTokens(900L).build();
+
+        AgentMetrics total = MetricsAggregator.empty(KEY);
+        for (Usage usage : List.of(openAi, gemini, anthropic)) {
+            total = MetricsAggregator.add(total, success(ExecutionMetadata.newBuilder().setUsage(usage).build()));
+        }
+
+        assertThat(List.of(total.getOutputTokens(), total.getReasoningTokens(), total.getTotalTokens()))
+                .containsExactly(2_112L, 1_031L, 2_243L);
+        assertThat(Figures.tokens(total)).isEqualTo(new Figures.Tokens(131L, 2_112L, 0L));
+    }
+
+    @Test
+    void mergedAggregatesAddTheirReasoningTokens() {
+        AgentMetrics a = MetricsAggregator.add(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
+                .setUsage(Usage.newBuilder().setOutputTokens(50L).setReasoningTokens(30L).build()).build()));
+        AgentMetrics b = MetricsAggregator.add(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
+                .setUsage(Usage.newBuilder().setOutputTokens(9L).setReasoningTokens(4L).build()).build()));
+
+        assertThat(MetricsAggregator.merge(a, b).getReasoningTokens()).isEqualTo(34L);
+        assertThat(LivePartial.from(KEY, a).toMetrics().getReasoningTokens()).as("a partial going on from a stored one")
+                .isEqualTo(30L);
+    }
+
+    @Test
+    void reasoningBeyondItsOutputIsCountedUpToTheOutputSoNoTokenCountsTwice() {
+        // a producer that kept Gemini's 7 thoughts apart from its 5 output tokens, or reported reasoning and no output
+        assertThat(TokenNormalizer.normalize(Usage.newBuilder().setOutputTokens(5L).setReasoningTokens(7L).build(), "gemini")
+                .reasoning()).isEqualTo(5L);
+        assertThat(TokenNormalizer.normalize(Usage.newBuilder().setReasoningTokens(7L).build(), null).reasoning()).isZero();
+        assertThat(TokenNormalizer.normalize(Usage.newBuilder().setOutputTokens(5L).build(), null).reasoning()).isZero();
+    }
+
+    @Test
     void unknownProvidersAreReadByWhetherTheCacheFitsInTheInput() {
         assertThat(TokenNormalizer.normalize(Usage.newBuilder().setInputTokens(100L).setCacheReadTokens(40L).build(),
                 "acme").input()).isEqualTo(60L);

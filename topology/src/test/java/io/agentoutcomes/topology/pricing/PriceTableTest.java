@@ -26,7 +26,7 @@ class PriceTableTest {
     private final PriceTable table = PriceTable.shipped();
 
     private static Tokens tokens(long input, long output, long cacheRead, long cacheWrite) {
-        return new Tokens(input, output, cacheRead, cacheWrite, input + output + cacheRead + cacheWrite, 1);
+        return new Tokens(input, output, 0, cacheRead, cacheWrite, input + output + cacheRead + cacheWrite, 1);
     }
 
     private ModelPrices prices(String provider, String model) {

@@ -67,6 +67,38 @@ class PricingPipelineTest {
         assertThat(pipeline.metric(GROUP, PriceResults.COMPUTED + "-total")).isEqualTo(1.0);
     }
 
+    /** A flatagents result published as JSON, through ingestion, pricing and classification. */
+    private ExecutionMetadata publishJson(String json) {
+        pipeline.bytesInput(pipeline.topics.agentResultsJson.name()).pipeInput(StageDriver.textRecord("task-j", json,
+                StageDriver.headers("agent-id", "thinker", "result-id", "j-1"), T0));
+        return classified.readValue().getAgentResult().getExecution();
+    }
+
+    @Test
+    void geminiThoughtsArePricedAsOutputBesideTheCandidates() {
+        // gemini-2.5-flash: input 0.3, output 2.5 USD per million; 7 000 thoughts + 5 000 candidates = 12 000 output
+        ExecutionMetadata execution = publishJson("{\"content\":\"g\",\"usage\":{\"input_tokens\":10000,"
+                + "\"output_tokens\":5000},\"provider_data\":{\"provider\":\"gemini\",\"model\":\"gemini-2.5-flash\","
+                + "\"usageMetadata\":{\"promptTokenCount\":10000,\"candidatesTokenCount\":5000,\"thoughtsTokenCount\":7000}}}");
+        assertThat(execution.getUsage().getOutputTokens()).isEqualTo(12_000L);
+        // 10 000 x 0.3 + 12 000 x 2.5, per million: 0.003 + 0.03 (without the thoughts, 0.0155: under-priced)
+        assertThat(Money.toDecimal(execution.getCost().getOutput())).isEqualByComparingTo("0.03");
+        assertThat(Money.toDecimal(execution.getCost().getTotal())).isEqualByComparingTo("0.033");
+        assertThat(execution.getCost().getSource()).isEqualTo(CostSource.COMPUTED);
+    }
+
+    @Test
+    void openAiReasoningInsideTheOutputIsPricedOnceAsOutput() {
+        // o3-mini: input 1.1, output 4.4 USD per million; 1 024 of the 1 200 output tokens are reasoning, priced once
+        ExecutionMetadata execution = publishJson("{\"content\":\"o\",\"usage\":{\"input_tokens\":1000,"
+                + "\"output_tokens\":1200,\"completion_tokens_details\":{\"reasoning_tokens\":1024}},"
+                + "\"provider_data\":{\"provider\":\"openai\",\"model\":\"o3-mini\"}}");
+        assertThat(execution.getUsage().getReasoningTokens()).isEqualTo(1_024L);
+        // 1 000 x 1.1 + 1 200 x 4.4, per million
+        assertThat(Money.toDecimal(execution.getCost().getTotal())).isEqualByComparingTo("0.00638");
+        assertThat(Money.toDecimal(execution.getCost().getOutput())).isEqualByComparingTo("0.00528");
+    }
+
     @Test
     void aReportedCostIsKeptAndAMismatchBeyondTheToleranceIsCounted() {
         publish("r-1", usage(1_000_000, 0, 0), reported("0.15"));

@@ -19,8 +19,8 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The dashboard at {@code GET /}: cost and tokens over time per model (1-minute windows), retry rate and dead letters
- * per agent, the slowest and most expensive agents (running totals), and links to the job timelines. Drawn as inline
+ * The dashboard at {@code GET /}: cost, tokens and reasoning tokens over time per model (1-minute windows), retry
+ * rate and dead letters per agent, the slowest and most expensive agents (running totals), and links to the job timelines. Drawn as inline
  * SVG from the analytics API's data; no script, no CDN.
  */
 public final class DashboardPage {
@@ -55,6 +55,9 @@ public final class DashboardPage {
                 lineChart(models, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
         html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(models, m -> m.getTotalTokens(),
                 v -> count(v) + " tok")));
+        // Part of the tokens above, drawn apart: thinking a model was billed for without it showing in the answer.
+        html.append(card("Reasoning tokens per model, per minute", "reasoning-chart", lineChart(models,
+                m -> m.getReasoningTokens(), v -> count(v) + " tok")));
         List<AgentMetrics> agents = new ArrayList<>();
         totalsByAgent.forEach(series -> agents.addAll(series.points()));
         html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents,

@@ -62,6 +62,18 @@ class DashboardPageTest {
     }
 
     @Test
+    void reasoningTokensPerModelAreAChartOfTheirOwn() {
+        AgentMetrics o3 = AgentMetrics.newBuilder(point("o3-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.00638", 2_200))
+                .setOutputTokens(1_200).setReasoningTokens(1_024).build();
+        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of());
+
+        Matcher chart = Pattern.compile("id=\"reasoning-chart\"><h2>([^<]*)</h2>(.*?)</div></div>").matcher(page);
+        assertThat(chart.find()).isTrue();
+        assertThat(chart.group(1)).isEqualTo("Reasoning tokens per model, per minute");
+        assertThat(chart.group(2)).contains("<title>o3-mini 10:00: 1,024 tok</title>");
+    }
+
+    @Test
     void anEmptyDashboardSaysHowToSendDataOnceNotInEveryCard() {
         String page = DashboardPage.render(List.of(), List.of(), List.of());
 

@@ -3,6 +3,7 @@ package io.agentoutcomes.app.http.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Cost;
@@ -11,6 +12,8 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Success;
+import io.agentoutcomes.topology.analytics.Dimensions;
+import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -38,6 +41,18 @@ class AvroJsonTest {
         assertThat(json.at("/agentResult/execution/durationMs").asLong()).isEqualTo(1500L);
         assertThat(json.at("/agentResult/execution/cost/total").decimalValue()).isEqualByComparingTo("0.000123456789");
         assertThat(json.at("/agentResult/outcome/type").asText()).isEqualTo("Success");
+    }
+
+    @Test
+    void analyticsPointsCarryTheirReasoningTokensBesideTheOutput() {
+        AgentMetrics point = MetricsAggregator.empty(Dimensions.of("planner", "o3-mini", "openai"));
+        point.setOutputTokens(1_200);
+        point.setReasoningTokens(1_024);
+
+        JsonNode json = AvroJson.toJson(point);
+
+        assertThat(json.get("outputTokens").asLong()).isEqualTo(1_200L);
+        assertThat(json.get("reasoningTokens").asLong()).isEqualTo(1_024L);
     }
 
     @Test
