@@ -170,7 +170,7 @@ class AlertRulesTest {
     private static Optional<Path> promtool() {
         String configured = System.getProperty("promtool");
         if (configured != null) {
-            return Optional.of(Path.of(configured));
+            return Optional.of(Path.of(configured)).filter(Files::isExecutable);
         }
         return Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
                 .filter(entry -> !entry.isEmpty())
