@@ -6,6 +6,9 @@
 #   Node.js and npm      the interoperability tests (two npm schema-registry clients) and the PromQL check
 #   chromium, chromium-driver   the browser tests (Debian's, at /usr/bin/chromium and /usr/bin/chromedriver)
 #   curl                 the image's health check script, run by DockerImageCommandIT
+#   promtool             Prometheus' rule checker, from Debian's package prometheus: AlertRulesTest checks and unit-tests
+#                        docker/prometheus/alerts.yml with it (required here: -Dpromtool.required=true). Installing the
+#                        package enables a Prometheus service; the tests only need promtool, and nothing uses that service
 #
 # Installing needs root or sudo; without either, the script names the packages and stops. Then: ./mvnw -B verify
 # (unit and integration tests, the fault-injection suite and the hostile corpus; arguments of this script go to it,
@@ -42,6 +45,7 @@ command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || packages+=(
 [ -x "$chromium_bin" ] || packages+=(chromium)
 [ -x "$chromedriver_bin" ] || packages+=(chromium-driver)
 command -v curl >/dev/null 2>&1 || packages+=(curl)
+command -v promtool >/dev/null 2>&1 || packages+=(prometheus)
 
 if [ ${#packages[@]} -gt 0 ]; then
     echo "test.sh: installing what the tests need: ${packages[*]}"
@@ -56,7 +60,7 @@ if [ ${#packages[@]} -gt 0 ]; then
     run "${as_root[@]}" apt-get update -qq
     run "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}"
 else
-    echo "test.sh: Java, Node.js, npm, Chromium, its driver and curl are installed"
+    echo "test.sh: Java, Node.js, npm, Chromium, its driver, curl and promtool are installed"
 fi
 
 if [ "$dry_run" = false ]; then
@@ -68,13 +72,14 @@ if [ "$dry_run" = false ]; then
     java -version 2>&1 | head -1
     echo "node $(node --version)"
     "$chromium_bin" --version
+    promtool --version 2>&1 | head -1
 fi
 
 # The fault-injection suite and the hostile corpus (app/src/test/java/.../faults/*IT) run in verify's integration-test
 # phase, on brokers and the service as processes of the shaded jar; their figures are repeated at the very end.
 status=0
 run rm -f app/target/fault-figures.txt
-run ./mvnw -B verify "$@" || status=$?
+run ./mvnw -B verify -Dpromtool.required=true "$@" || status=$?
 if [ -f app/target/fault-figures.txt ] && [ "$dry_run" = false ]; then
     echo
     echo "==== fault-injection figures (app/target/fault-figures.txt) ===="

@@ -1,5 +1,6 @@
 // Prints, as JSON, every PromQL query of a Grafana dashboard with the metric and label names it selects, parsed by
 // Prometheus' own PromQL grammar (the one Prometheus' web UI uses). Usage: node selectors.mjs dashboard.json
+// (MetricsEndpointTest also hands it the alert rules' expressions, as panels of one target each.)
 import { readFileSync } from 'node:fs';
 import { parser } from '@prometheus-io/lezer-promql';
 
@@ -12,7 +13,8 @@ function* panels(list) {
   }
 }
 
-// Grafana's interval variables stand for a duration; the dashboard uses no other variable.
+// Grafana's interval variables stand for a duration; its other variables ($agent, $model, ...) appear only inside label
+// matchers' strings, which parse as they are.
 const grafanaVariables = (expr) => expr.replace(/\$__(rate_interval|interval|range)/g, '5m');
 
 const queries = [];

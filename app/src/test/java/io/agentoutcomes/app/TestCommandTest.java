@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The README's test command works on a fresh Debian machine: it is {@code ./test.sh}, which installs what the tests need
  * and is missing (what only {@code .ci/run} used to install) before running them, and {@code .ci/run} is that same
- * command. The script is run here with {@code --dry-run}, on a PATH without Node.js, npm, curl or Java and with the
+ * command. The script is run here with {@code --dry-run}, on a PATH without Node.js, npm, curl, promtool or Java and with the
  * browser paths pointed at nothing, as on a fresh machine.
  */
 class TestCommandTest {
@@ -78,7 +78,7 @@ class TestCommandTest {
     }
 
     @Test
-    void onAFreshMachineItInstallsNodeNpmChromiumItsDriverCurlAndJavaThenRunsVerifyAndTheQuickBenchmark() throws Exception {
+    void onAFreshMachineItInstallsNodeNpmChromiumItsDriverCurlPromtoolAndJavaThenRunsVerifyAndTheQuickBenchmark() throws Exception {
         freshMachinePath();
 
         String output = dryRun(Map.of("PATH", bin.toString(), "CHROMIUM_BIN", bin.resolve("chromium").toString(),
@@ -89,23 +89,23 @@ class TestCommandTest {
         assertThat(commands).containsExactly(
                 "+ " + sudo + "apt-get update -qq",
                 "+ " + sudo + "env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq default-jdk-headless nodejs npm "
-                        + "chromium chromium-driver curl",
+                        + "chromium chromium-driver curl prometheus",
                 "+ rm -f app/target/fault-figures.txt",
-                "+ ./mvnw -B verify",
+                "+ ./mvnw -B verify -Dpromtool.required=true",
                 "+ java -jar bench/target/agent-outcomes-bench.jar all --quick");
     }
 
     @Test
     void withEverythingInstalledItInstallsNothing() throws Exception {
         freshMachinePath();
-        for (String tool : List.of("java", "node", "npm", "curl")) {
+        for (String tool : List.of("java", "node", "npm", "curl", "promtool")) {
             executable(tool);
         }
 
         String output = dryRun(Map.of("PATH", bin.toString(), "CHROMIUM_BIN", executable("chromium").toString(),
                 "CHROMEDRIVER_BIN", executable("chromedriver").toString()));
 
-        assertThat(output).doesNotContain("apt-get").contains("+ ./mvnw -B verify");
+        assertThat(output).doesNotContain("apt-get").contains("+ ./mvnw -B verify -Dpromtool.required=true");
     }
 
     private static boolean isRoot() throws Exception {
