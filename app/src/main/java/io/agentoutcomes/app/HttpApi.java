@@ -9,6 +9,7 @@ import io.agentoutcomes.app.http.pages.PageRoutes;
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.app.http.query.JobQueries;
 import io.agentoutcomes.app.http.query.QueryFanOut;
+import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.kafka.RestoreTracker;
@@ -67,8 +68,9 @@ public final class HttpApi implements AutoCloseable {
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
         MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, maxLabelSets);
         health.attach(streams, restores);
-        attached = new Attached(new QueryRoutes(jobs, analytics, self.host() + ":" + self.port()),
-                new PageRoutes(jobs, analytics), meters);
+        ProviderQueries providers = new ProviderQueries(fanOut);
+        attached = new Attached(new QueryRoutes(jobs, analytics, providers, self.host() + ":" + self.port()),
+                new PageRoutes(jobs, analytics, providers), meters);
     }
 
     private Attached attached() {

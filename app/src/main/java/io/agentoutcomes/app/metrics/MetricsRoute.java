@@ -15,7 +15,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters},
- * {@link RejectionMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
+ * {@link ProviderGateMeters}, {@link RejectionMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
  * ignored failures; {@link StreamsMetricsBinding}) and the JVM's, all on one registry.
  */
 public final class MetricsRoute {
@@ -24,6 +24,7 @@ public final class MetricsRoute {
     private final PrometheusMeterRegistry registry;
     private final DomainMeters domainMeters;
     private final RetryScheduleMeters retryMeters;
+    private final ProviderGateMeters providerMeters;
 
     /** Registers the domain meters of this Kafka Streams instance; {@code totals}: its analytics' running totals. */
     public MetricsRoute(PrometheusMeterRegistry registry, KafkaStreams streams, Supplier<List<AgentMetrics>> totals,
@@ -33,6 +34,7 @@ public final class MetricsRoute {
         PricingMeters.register(registry, streams);
         this.domainMeters = new DomainMeters(registry, totals, maxLabelSets);
         this.retryMeters = new RetryScheduleMeters(registry, streams);
+        this.providerMeters = new ProviderGateMeters(registry, streams);
     }
 
     /** The route, answered by {@code attached} once the service has it (until then it throws {@link QueryUnavailable}). */
@@ -53,6 +55,7 @@ public final class MetricsRoute {
     private String scrape() {
         domainMeters.refresh();
         retryMeters.refresh();
+        providerMeters.refresh();
         return registry.scrape();
     }
 }

@@ -9,6 +9,7 @@ import io.agentoutcomes.app.http.HttpExchanges;
 import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.app.http.query.JobQueries;
+import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.http.query.Relayed;
@@ -26,8 +27,10 @@ import java.util.function.Supplier;
 public final class PageRoutes {
     private final JobQueries jobs;
     private final AnalyticsQueries analytics;
+    private final ProviderQueries providers;
 
-    public PageRoutes(JobQueries jobs, AnalyticsQueries analytics) {
+    public PageRoutes(JobQueries jobs, AnalyticsQueries analytics, ProviderQueries providers) {
+        this.providers = providers;
         this.jobs = jobs;
         this.analytics = analytics;
     }
@@ -61,7 +64,7 @@ public final class PageRoutes {
     /** {@code GET /}: the dashboard. */
     private void dashboard(HttpExchange exchange) throws IOException {
         HttpExchanges.html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, Dimension.MODEL),
-                analytics.series(WindowSize.TOTAL, Dimension.AGENT), jobs.recentJobs(10, null).jobs()));
+                analytics.series(WindowSize.TOTAL, Dimension.AGENT), jobs.recentJobs(10, null).jobs(), providers.scopes()));
     }
 
     /** {@code GET /ui/jobs}: the most recently updated jobs. */

@@ -46,12 +46,14 @@ public final class QueryRoutes {
 
     private final JobQueries jobs;
     private final AnalyticsQueries analytics;
+    private final ProviderQueries providers;
     private final String self;
 
     /** {@code self}: this instance's {@code application.server}, named on the jobs it answers. */
-    public QueryRoutes(JobQueries jobs, AnalyticsQueries analytics, String self) {
+    public QueryRoutes(JobQueries jobs, AnalyticsQueries analytics, ProviderQueries providers, String self) {
         this.jobs = jobs;
         this.analytics = analytics;
+        this.providers = providers;
         this.self = self;
     }
 
@@ -63,7 +65,9 @@ public final class QueryRoutes {
                 api("/jobs/{id}", attached, (queries, exchange, path) -> queries.job(exchange, path.get("id"), false)),
                 api("/jobs/{id}/completed", attached, (queries, exchange, path) -> queries.job(exchange, path.get("id"), true)),
                 api("/analytics", attached, (queries, exchange, path) -> queries.analytics(exchange)),
-                api("/analytics/export", attached, (queries, exchange, path) -> queries.analyticsExport(exchange)));
+                api("/analytics/export", attached, (queries, exchange, path) -> queries.analyticsExport(exchange)),
+                api("/providers", attached, (queries, exchange, path) -> queries.providers(exchange)),
+                api("/providers/export", attached, (queries, exchange, path) -> bytes(exchange, queries.providers.export())));
     }
 
     /** A query route's handler, given the query side once attached. */
@@ -91,6 +95,18 @@ public final class QueryRoutes {
     /** {@code GET /analytics/export?window=}: this instance's aggregates, for another instance. */
     void analyticsExport(HttpExchange exchange) throws IOException {
         bytes(exchange, analytics.export(windowSize(HttpExchanges.query(exchange).getOrDefault("window", "1h"))));
+    }
+
+    /**
+     * {@code GET /providers}: every pacing scope the provider gate keeps, from every instance: its circuit (and since
+     * when), the evidence of its sliding window, its request budgets and the retries it holds.
+     */
+    void providers(HttpExchange exchange) throws IOException {
+        ObjectNode body = JSON.createObjectNode().put("isolationLevel", ISOLATION);
+        ArrayNode scopes = body.putArray("providers");
+        providers.scopes().forEach(state -> scopes.add(AvroJson.toJson(state)));
+        uncommitted(exchange);
+        HttpExchanges.json(exchange, 200, body);
     }
 
     /** Whether another instance forwarded this request ({@link QueryFanOut#FORWARDED}). */

@@ -1,0 +1,58 @@
+package io.agentoutcomes.app.http.pages;
+
+import io.agentoutcomes.avro.CircuitState;
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RequestBudget;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The dashboard's provider panel: each pacing scope's circuit (and since when), the retries its circuit or budget
+ * holds, its request budgets as the gate counts them, and how often its circuit opened.
+ */
+final class ProviderPanel {
+    private ProviderPanel() {
+    }
+
+    static String html(List<ProviderState> scopes, long now) {
+        if (scopes.isEmpty()) {
+            return "<p class=\"muted empty\">No provider seen yet.</p>";
+        }
+        StringBuilder table = new StringBuilder("<table id=\"providers-table\"><tr><th>Provider / model</th><th>Circuit</th>"
+                + "<th>Held retries</th><th>Request budget</th><th>Opened</th></tr>");
+        for (ProviderState scope : scopes) {
+            table.append("<tr><td>").append(Html.escape(scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel())))
+                    .append("</td><td class=\"circuit-").append(scope.getCircuit().name().toLowerCase(Locale.ROOT)).append("\">")
+                    .append(circuit(scope)).append("</td><td>").append(scope.getHeld()).append("</td><td>")
+                    .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
+        }
+        return table.append("</table>").toString();
+    }
+
+    private static String circuit(ProviderState scope) {
+        String state = switch (scope.getCircuit()) {
+            case CLOSED -> "closed";
+            case HALF_OPEN -> "half-open";
+            case OPEN -> "open";
+        };
+        return scope.getCircuit() == CircuitState.CLOSED ? state
+                : state + " since " + Html.escape(Instant.ofEpochMilli(scope.getSince()).toString());
+    }
+
+    private static String budgets(List<RequestBudget> budgets, long now) {
+        if (budgets.isEmpty()) {
+            return "—";
+        }
+        StringBuilder text = new StringBuilder();
+        for (RequestBudget budget : budgets) {
+            text.append(text.length() == 0 ? "" : "<br>").append(Html.escape(budget.getWindow())).append(": ")
+                    .append((long) Math.floor(Math.max(0, budget.getTokens())))
+                    .append(budget.getLimit() == null ? "" : " of " + budget.getLimit() + " per " + budget.getLengthMs() / 1000 + " s");
+            if (budget.getBlockedUntil() > now) {
+                text.append(", none until ").append(Html.escape(Instant.ofEpochMilli(budget.getBlockedUntil()).toString()));
+            }
+        }
+        return text.toString();
+    }
+}

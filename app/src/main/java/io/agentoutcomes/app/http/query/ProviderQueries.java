@@ -1,0 +1,53 @@
+package io.agentoutcomes.app.http.query;
+
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.topology.provider.ProviderGateTopology;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * The provider gate's scopes (their circuits, budgets and held retries) from every instance's store
+ * {@value ProviderGateTopology#STATE_STORE}: this instance's partitions read directly, the others' through
+ * {@link QueryFanOut}. Complete or {@link QueryUnavailable}.
+ */
+public final class ProviderQueries {
+    private final QueryFanOut fanOut;
+
+    public ProviderQueries(QueryFanOut fanOut) {
+        this.fanOut = fanOut;
+    }
+
+    /** Every scope of every instance, by provider and model. */
+    public List<ProviderState> scopes() {
+        List<ProviderState> all = new ArrayList<>(fanOut.all(ProviderGateTopology.STATE_STORE, this::local, "/providers/export",
+                ProviderState.class));
+        all.sort(Comparator.comparing(ProviderState::getProvider)
+                .thenComparing(state -> state.getModel() == null ? "" : state.getModel()));
+        return all;
+    }
+
+    /** This instance's scopes, encoded for another instance; unavailable unless complete. */
+    public byte[] export() {
+        fanOut.requireReady();
+        return RecordListCodec.encodeList(local(), ProviderState.class);
+    }
+
+    private List<ProviderState> local() {
+        List<ProviderState> found = new ArrayList<>();
+        try {
+            for (int partition : fanOut.localPartitions(ProviderGateTopology.STATE_STORE)) {
+                ReadOnlyKeyValueStore<String, ProviderState> store = fanOut.partition(ProviderGateTopology.STATE_STORE, partition);
+                try (KeyValueIterator<String, ProviderState> all = store.all()) {
+                    all.forEachRemaining(entry -> found.add(entry.value));
+                }
+            }
+        } catch (InvalidStateStoreException e) {
+            throw new QueryUnavailable("the provider gate's partitions of this instance are moving");
+        }
+        return found;
+    }
+}

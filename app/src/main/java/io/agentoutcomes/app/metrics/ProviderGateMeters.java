@@ -1,0 +1,104 @@
+package io.agentoutcomes.app.metrics;
+
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.topology.provider.ProviderGateTopology;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.StateQueryRequest;
+import org.apache.kafka.streams.query.StateQueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+
+/**
+ * The provider gate seen from its store ({@value ProviderGateTopology#STATE_STORE}, this instance's partitions), per
+ * scope ({@code gen_ai_provider_name}, {@code gen_ai_request_model}; model {@value #ALL_MODELS} where the scope is the
+ * provider alone): {@code agent_outcomes_provider_circuit_state} (0 closed, 1 half-open, 2 open),
+ * {@code agent_outcomes_provider_retries_held}, {@code agent_outcomes_provider_circuit_transitions_total{to}} and
+ * {@code agent_outcomes_provider_retries_paced_total} (released after being held). The counters are the scope's own
+ * (kept in its state), so they follow the scope when its partition moves to another instance. Series of a scope are
+ * kept once seen; the scopes are bounded by {@code provider.max.scopes}.
+ */
+public final class ProviderGateMeters {
+    static final String ALL_MODELS = "all";
+    private final MeterRegistry registry;
+    private final KafkaStreams streams;
+    private final Map<String, Scope> scopes = new HashMap<>();
+
+    /** One scope's values, as the last scrape read them. */
+    private record Scope(AtomicLong circuit, AtomicLong held, AtomicLong opened, AtomicLong halfOpened, AtomicLong closed,
+                         AtomicLong paced) {
+        Scope() {
+            this(new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong());
+        }
+    }
+
+    public ProviderGateMeters(MeterRegistry registry, KafkaStreams streams) {
+        this.registry = registry;
+        this.streams = streams;
+    }
+
+    /** Reads the store again; call before a scrape. While it cannot be read the meters keep their last values. */
+    public void refresh() {
+        if (streams.state() != KafkaStreams.State.RUNNING) {
+            return;
+        }
+        try {
+            StateQueryResult<KeyValueIterator<String, ProviderState>> result = streams.query(StateQueryRequest
+                    .inStore(ProviderGateTopology.STATE_STORE).withQuery(RangeQuery.<String, ProviderState>withNoBounds())
+                    .requireActive());
+            for (QueryResult<KeyValueIterator<String, ProviderState>> partition : result.getPartitionResults().values()) {
+                if (!partition.isSuccess()) {
+                    continue;
+                }
+                try (KeyValueIterator<String, ProviderState> all = partition.getResult()) {
+                    all.forEachRemaining(entry -> update(entry.key, entry.value));
+                }
+            }
+        } catch (InvalidStateStoreException e) {
+            // partitions moving: keep the last values
+        }
+    }
+
+    private void update(String key, ProviderState state) {
+        Scope scope = scopes.computeIfAbsent(key, k -> register(state));
+        scope.circuit().set(switch (state.getCircuit()) {
+            case CLOSED -> 0;
+            case HALF_OPEN -> 1;
+            case OPEN -> 2;
+        });
+        scope.held().set(state.getHeld());
+        scope.opened().set(state.getOpened());
+        scope.halfOpened().set(state.getHalfOpened());
+        scope.closed().set(state.getClosed());
+        scope.paced().set(state.getPaced());
+    }
+
+    private Scope register(ProviderState state) {
+        Scope scope = new Scope();
+        Tags tags = Tags.of(GenAiConventions.PROVIDER_NAME, state.getProvider(), GenAiConventions.REQUEST_MODEL,
+                state.getModel() == null ? ALL_MODELS : state.getModel());
+        Gauge.builder("agent_outcomes_provider_circuit_state", scope.circuit(), AtomicLong::get).tags(tags)
+                .description("A provider's circuit: 0 closed, 1 half-open (probes), 2 open (its retries held)").register(registry);
+        Gauge.builder("agent_outcomes_provider_retries_held", scope.held(), AtomicLong::get).tags(tags)
+                .description("Due retries a provider's circuit or request budget holds").register(registry);
+        transitions(tags, "open", scope.opened());
+        transitions(tags, "half_open", scope.halfOpened());
+        transitions(tags, "closed", scope.closed());
+        FunctionCounter.builder("agent_outcomes_provider_retries_paced", scope.paced(), AtomicLong::get).tags(tags)
+                .description("Retries released after the provider's circuit or budget held them").register(registry);
+        return scope;
+    }
+
+    private void transitions(Tags tags, String to, AtomicLong count) {
+        FunctionCounter.builder("agent_outcomes_provider_circuit_transitions", count, AtomicLong::get).tags(tags.and("to", to))
+                .description("Changes of a provider's circuit, by the state it moved to").register(registry);
+    }
+}
