@@ -10,7 +10,8 @@ import java.util.Locale;
 
 /**
  * A scope's request budgets, one per request window the provider advertises: a token bucket holding at most the
- * window's limit, refilled at the limit per window length, never refilled before an exhausted window's reset. An
+ * window's limit, refilled at the limit per window length (less one, so no window of that length holds more than the
+ * limit), never refilled before an exhausted window's reset. An
  * advertisement only ever lowers what the bucket holds (the provider counts traffic the pipeline does not see), so
  * retries alone never exceed what the provider last said it allows; refilling smoothly, not all at the reset, is
  * what keeps a fleet's retries from arriving as a herd. Token windows are not paced (a retry's tokens are not known
@@ -110,11 +111,16 @@ final class RequestBudgets {
         }
     }
 
-    /** The bucket refilled up to {@code now}: at the limit per length, from its reset if it was exhausted. */
+    /**
+     * The bucket refilled up to {@code now}, from its reset if it was exhausted, at one request less than the limit
+     * per length: a release needs a whole request in the bucket, so a window that starts at a release holds that one
+     * and the refill after it; at the full limit per length that window would hold one more than the limit.
+     */
     static void refill(RequestBudget budget, long now) {
         long from = Math.max(budget.getUpdatedAt(), budget.getBlockedUntil());
         if (budget.getLimit() != null && now > from) {
-            double refilled = budget.getTokens() + (double) (now - from) * budget.getLimit() / budget.getLengthMs();
+            long perLength = Math.max(1, budget.getLimit() - 1);
+            double refilled = budget.getTokens() + (double) (now - from) * perLength / budget.getLengthMs();
             budget.setTokens(Math.min(budget.getLimit(), refilled));
         }
         budget.setUpdatedAt(Math.max(budget.getUpdatedAt(), now));
