@@ -49,4 +49,8 @@ public record PipelineTopics(String prefix) {
     public String outcomesClassified() {
         return prefix + TopicNames.OUTCOMES_CLASSIFIED;
     }
+
+    public String providerHealth() {
+        return prefix + TopicNames.PROVIDER_HEALTH;
+    }
 }
