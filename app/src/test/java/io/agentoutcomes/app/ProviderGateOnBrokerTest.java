@@ -20,6 +20,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -167,12 +168,21 @@ class ProviderGateOnBrokerTest extends ServiceOnTestBroker {
     }
 
     private static String get(AgentOutcomesService service, String path) throws Exception {
-        List<HttpResponse<String>> answers = new ArrayList<>();
+        HttpClient http = HttpClient.newHttpClient();
+        List<String> answers = new ArrayList<>();
+        String[] body = new String[1];
         waitForCondition(() -> {
-            answers.add(HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).build(),
-                    HttpResponse.BodyHandlers.ofString()));
-            return answers.get(answers.size() - 1).statusCode() == 200;
-        }, 30_000, () -> path + " 200; last " + answers.get(answers.size() - 1).body());
-        return answers.get(answers.size() - 1).body();
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(service.httpUrl() + path)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                answers.add(response.statusCode() + " " + response.body());
+                body[0] = response.body();
+                return response.statusCode() == 200;
+            } catch (IOException e) {
+                answers.add(e.toString());
+                return false;
+            }
+        }, 30_000, () -> path + " 200; answers " + answers);
+        return body[0];
     }
 }
