@@ -24,11 +24,15 @@ final class FleetOptions {
             description = "After the run, the longest wait for the pipeline to hand back every scheduled retry (default: ${DEFAULT-VALUE}).")
     String settleTimeout;
 
+    @Option(names = "--without-costs", description = "Results carry tokens but no cost: the pipeline prices them from its "
+            + "price table (docs/analytics.md, \"Prices\").")
+    boolean withoutCosts;
+
     @Option(names = "--report-json", paramLabel = "FILE", description = "Also write the report as JSON to FILE.")
     Path reportJson;
 
     FleetSettings settings(Map<String, Object> clientSettings, Duration duration) {
         return new FleetSettings(clientSettings, FleetSettings.parseRate(rate), duration, seed, rerunSuccess,
-                FleetSettings.parseDuration(settleTimeout));
+                FleetSettings.parseDuration(settleTimeout), !withoutCosts);
     }
 }

@@ -38,8 +38,9 @@ public final class FleetSession {
         try (TopicCounts counts = new TopicCounts(client, topics);
              OutcomePublisher publisher = OutcomePublisher.create(client)) {
             SentLedger sent = new SentLedger(publisher);
-            TrafficGenerator traffic = new TrafficGenerator(publisher, sent, settings.seed(), run);
-            Orchestrator orchestrator = new Orchestrator(publisher, sent, settings.seed(), settings.rerunSuccess());
+            TrafficGenerator traffic = new TrafficGenerator(publisher, sent, settings.seed(), run, settings.reportCosts());
+            Orchestrator orchestrator = new Orchestrator(publisher, sent, settings.seed(), settings.rerunSuccess(),
+                    settings.reportCosts());
             Map<String, Object> consumerSettings = new HashMap<>(client);
             // a group of its own that starts at the end: retries of earlier runs are not this fleet's to re-run
             consumerSettings.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");

@@ -14,9 +14,17 @@ import java.util.Map;
  * @param seed               the random source of the traffic and of every re-run's fate
  * @param rerunSuccess       the probability that a re-run succeeds
  * @param settleTimeout      after the end, how long to wait for the pipeline to hand back every scheduled retry
+ * @param reportCosts        whether results report their cost; without, they carry tokens only and the pipeline prices
+ *                           them from its price table
  */
 public record FleetSettings(Map<String, Object> clientSettings, double ratePerSecond, Duration duration, long seed,
-                            double rerunSuccess, Duration settleTimeout) {
+                            double rerunSuccess, Duration settleTimeout, boolean reportCosts) {
+    /** A fleet whose results report their cost. */
+    public FleetSettings(Map<String, Object> clientSettings, double ratePerSecond, Duration duration, long seed,
+                         double rerunSuccess, Duration settleTimeout) {
+        this(clientSettings, ratePerSecond, duration, seed, rerunSuccess, settleTimeout, true);
+    }
+
     public FleetSettings {
         clientSettings = Map.copyOf(clientSettings);
         if (!(ratePerSecond > 0 && ratePerSecond <= 10_000)) {

@@ -34,8 +34,10 @@ final class Orchestrator implements RetryHandler {
     private final AtomicLong rerunSuccesses = new AtomicLong();
     private final AtomicLong providerSwitches = new AtomicLong();
     private volatile boolean rerunning = true;
+    private final boolean reportCosts;
 
-    Orchestrator(OutcomePublisher publisher, SentLedger ledger, long seed, double successProbability) {
+    Orchestrator(OutcomePublisher publisher, SentLedger ledger, long seed, double successProbability, boolean reportCosts) {
+        this.reportCosts = reportCosts;
         this.publisher = publisher;
         this.ledger = ledger;
         this.seed = seed;
@@ -82,12 +84,14 @@ final class Orchestrator implements RetryHandler {
         Random random = new Random(seed ^ retry.taskId().hashCode() ^ retry.nextAttempt());
         Catalog.Tokens tokens = Catalog.tokens(random);
         BigDecimal[] cost = Catalog.cost(model, tokens);
-        ledger.tally(model.name(), tokens, Catalog.total(cost));
+        ledger.tally(model.name(), tokens, reportCosts ? Catalog.total(cost) : BigDecimal.ZERO);
         ResultBuilder result = ResultBuilder.of(failed.getAgentId(), failed.getTaskId()).attempt(retry.nextAttempt())
                 .job(failed.getJobId(), failed.getNodeId()).model(model.provider(), model.name())
                 .duration(Duration.ofMillis(300 + random.nextInt(6_000)))
-                .usage(tokens.reportedInput(model), tokens.output(), tokens.cacheRead(), tokens.cacheWrite())
-                .cost(cost[0], cost[1], cost[2], cost[3]);
+                .usage(tokens.reportedInput(model), tokens.output(), tokens.cacheRead(), tokens.cacheWrite());
+        if (reportCosts) {
+            result.cost(cost[0], cost[1], cost[2], cost[3]);
+        }
         AgentResult rerun;
         if (succeeds) {
             rerun = result.success("{\"rerun\":" + retry.nextAttempt() + "}");

@@ -45,8 +45,11 @@ final class TrafficGenerator {
     private final WorkflowTraffic workflows;
     private final String run;
     private long next;
+    /** Whether results report their cost; without, only their tokens (the pipeline prices them). */
+    private final boolean reportCosts;
 
-    TrafficGenerator(OutcomePublisher publisher, SentLedger ledger, long seed, String run) {
+    TrafficGenerator(OutcomePublisher publisher, SentLedger ledger, long seed, String run, boolean reportCosts) {
+        this.reportCosts = reportCosts;
         this.publisher = publisher;
         this.ledger = ledger;
         this.random = new Random(seed);
@@ -135,11 +138,16 @@ final class TrafficGenerator {
 
     private ResultBuilder avro(String agent, String task, Catalog.Model model, Catalog.Tokens tokens) {
         BigDecimal[] cost = Catalog.cost(model, tokens);
-        ledger.tally(model.name(), tokens, Catalog.total(cost));
-        return ResultBuilder.of(agent, task).model(model.provider(), model.name())
+        ledger.tally(model.name(), tokens, sent(cost));
+        ResultBuilder result = ResultBuilder.of(agent, task).model(model.provider(), model.name())
                 .duration(Duration.ofMillis(300 + random.nextInt(8_000)))
-                .usage(tokens.reportedInput(model), tokens.output(), tokens.cacheRead(), tokens.cacheWrite())
-                .cost(cost[0], cost[1], cost[2], cost[3]);
+                .usage(tokens.reportedInput(model), tokens.output(), tokens.cacheRead(), tokens.cacheWrite());
+        return reportCosts ? result.cost(cost[0], cost[1], cost[2], cost[3]) : result;
+    }
+
+    /** The cost the fleet tallies as sent: what its results report, nothing where they report none. */
+    private BigDecimal sent(BigDecimal[] cost) {
+        return reportCosts ? Catalog.total(cost) : BigDecimal.ZERO;
     }
 
     /** A flatagents result: usage with cache reads and writes, a cost breakdown, provider data. */
@@ -149,9 +157,11 @@ final class TrafficGenerator {
                 .put("total_tokens", tokens.total()).put("cache_read_tokens", tokens.cacheRead())
                 .put("cache_write_tokens", tokens.cacheWrite()).put("api_calls", 1);
         BigDecimal[] cost = Catalog.cost(model, tokens);
-        ledger.tally(model.name(), tokens, Catalog.total(cost));
-        flat.putObject("cost").put("input", cost[0]).put("output", cost[1]).put("cache_read", cost[2])
-                .put("cache_write", cost[3]).put("total", Catalog.total(cost));
+        ledger.tally(model.name(), tokens, sent(cost));
+        if (reportCosts) {
+            flat.putObject("cost").put("input", cost[0]).put("output", cost[1]).put("cache_read", cost[2])
+                    .put("cache_write", cost[3]).put("total", Catalog.total(cost));
+        }
         providerData(flat, model, task, Map.of("x-request-id", "req-" + task));
         return flat;
     }
@@ -166,11 +176,13 @@ final class TrafficGenerator {
     /** A VAT envelope with its execution metadata (tokensUsed and a reported cost). */
     private ObjectNode vat(Catalog.Model model, Catalog.Tokens tokens, String status) {
         ObjectNode envelope = JSON.createObjectNode().put("status", status);
-        ledger.tally(model.name(), tokens, Catalog.total(Catalog.cost(model, tokens)));
-        envelope.putObject("execution").put("durationMs", 200 + random.nextInt(5_000)).put("model", model.name())
-                .put("provider", model.provider()).put("tokensUsed", tokens.total())
-                .put("cost", Catalog.total(Catalog.cost(model, tokens)))
+        ledger.tally(model.name(), tokens, sent(Catalog.cost(model, tokens)));
+        ObjectNode execution = envelope.putObject("execution").put("durationMs", 200 + random.nextInt(5_000))
+                .put("model", model.name()).put("provider", model.provider()).put("tokensUsed", tokens.total())
                 .put("timestamp", Instant.now().toString());
+        if (reportCosts) {
+            execution.put("cost", Catalog.total(Catalog.cost(model, tokens)));
+        }
         return envelope;
     }
 
@@ -179,10 +191,13 @@ final class TrafficGenerator {
         String agent = Catalog.REVIEWERS.get(random.nextInt(Catalog.REVIEWERS.size()));
         Catalog.Model model = Catalog.MODELS.get(3);
         // a review result names no model: counted under none
-        ledger.tally(Catalog.NO_MODEL, tokens, Catalog.total(Catalog.cost(model, tokens)));
+        ledger.tally(Catalog.NO_MODEL, tokens, sent(Catalog.cost(model, tokens)));
         ObjectNode review = JSON.createObjectNode().put("agentId", agent).put("status", status);
-        review.putObject("metrics").put("durationMs", 1_000 + random.nextInt(20_000)).put("filesProcessed", 1 + random.nextInt(40))
-                .put("tokensUsed", tokens.total()).put("estimatedCostUsd", Catalog.total(Catalog.cost(model, tokens)));
+        ObjectNode metrics = review.putObject("metrics").put("durationMs", 1_000 + random.nextInt(20_000))
+                .put("filesProcessed", 1 + random.nextInt(40)).put("tokensUsed", tokens.total());
+        if (reportCosts) {
+            metrics.put("estimatedCostUsd", Catalog.total(Catalog.cost(model, tokens)));
+        }
         switch (status) {
             case "success" -> finding(review.putArray("findings"), agent, "src/api/handler.ts", 10 + random.nextInt(200));
             case "failure" -> {

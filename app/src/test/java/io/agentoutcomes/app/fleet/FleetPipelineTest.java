@@ -8,10 +8,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.AgentOutcomesService;
 import io.agentoutcomes.app.TestServiceConfig;
+import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.CostSource;
+import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.TopicNames;
+import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.OutcomePublisher;
@@ -204,6 +209,89 @@ class FleetPipelineTest {
             assertThat(analyticsTypes).isEqualTo(byType);
             assertThat(analyticsDead).isEqualTo(deadByReason);
             assertThat(analyticsRetries).isEqualTo(scheduled);
+        }
+    }
+
+    /**
+     * {@code fleet --without-costs}: results with tokens and no cost are priced by the pipeline from its shipped table,
+     * marked computed, and each equals this test's own computation from the table's file (its prices for the fleet's
+     * five models, read here with Jackson, and the providers' token conventions: Anthropic's input excludes cache
+     * reads and writes, the others' include them; a cache kind without a price is priced as input). Per model,
+     * {@code /analytics} shows it all as computed and nothing as reported. Results that report a total alone (seed 000
+     * {@code tokensUsed}) or no model (seed 004) cannot be priced and stay without cost.
+     */
+    @Test
+    void aFleetWithoutCostsIsPricedFromTheShippedTableAsAnIndependentComputationPricesIt() throws Exception {
+        String prefix = "priced.";
+        try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 2,
+                     "backoff.cap.ms", "3000", "topic.prefix", prefix, "application.id", "priced-app"))) {
+            waitForCondition(() -> service.streamsState() == KafkaStreams.State.RUNNING, 60_000, "Kafka Streams RUNNING");
+            Map<String, Object> client = new HashMap<>(service.clientConfig());
+            client.putAll(service.registryClientSettings());
+            client.put(OutcomePublisher.TOPIC_PREFIX, prefix);
+            FleetReport report = FleetSession.run(new FleetSettings(client, 12, Duration.ofSeconds(8), 3, 0.5,
+                    Duration.ofSeconds(60), false), new PrintWriter(new StringWriter()));
+            assertThat(report.settled()).isTrue();
+            assertThat(report.sentCostByModel().values()).allSatisfy(usd -> assertThat(usd).isEqualByComparingTo("0"));
+
+            JsonNode table = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .readTree(getClass().getResourceAsStream("/prices/genai-prices.json"));
+            Map<String, JsonNode> prices = new TreeMap<>();
+            Map<String, String[]> ids = Map.of("gpt-4o-mini", new String[] {"openai", "gpt-4o-mini"},
+                    "gpt-4o", new String[] {"openai", "gpt-4o"},
+                    "claude-3-5-haiku", new String[] {"anthropic", "claude-3-5-haiku-latest"},
+                    "claude-sonnet-4", new String[] {"anthropic", "claude-sonnet-4-0"},
+                    "llama-3.3-70b", new String[] {"cerebras", "llama-3.3-70b"});
+            for (JsonNode provider : table.get("providers")) {
+                for (JsonNode model : provider.get("models")) {
+                    ids.forEach((name, id) -> {
+                        if (provider.get("id").asText().equals(id[0]) && model.get("id").asText().equals(id[1])) {
+                            prices.put(name, model.get("prices"));
+                        }
+                    });
+                }
+            }
+            assertThat(prices).hasSize(5);
+            var outcomes = AvroSerde.specific(ClassifiedOutcome.class).configured(client, false).deserializer();
+            Map<String, BigDecimal> expected = new TreeMap<>();
+            int priced = 0;
+            for (ConsumerRecord<byte[], byte[]> record : readCommitted(kafka.bootstrapServers()).get(prefix + TopicNames.OUTCOMES_CLASSIFIED)) {
+                ClassifiedOutcome outcome = outcomes.deserialize(record.topic(), record.headers(), record.value());
+                AgentResult result = outcome.getAgentResult();
+                ExecutionMetadata execution = result == null ? null : result.getExecution();
+                Usage usage = execution == null ? null : execution.getUsage();
+                if (usage == null || usage.getInputTokens() == null || !prices.containsKey(execution.getModel())) {
+                    assertThat(execution == null ? null : execution.getCost()).as("unpriceable %s", outcome.getResultId()).isNull();
+                    continue;
+                }
+                JsonNode price = prices.get(execution.getModel());
+                long read = usage.getCacheReadTokens() == null ? 0 : usage.getCacheReadTokens();
+                long write = usage.getCacheWriteTokens() == null ? 0 : usage.getCacheWriteTokens();
+                long uncached = execution.getProvider().equals("anthropic") ? usage.getInputTokens() : usage.getInputTokens() - read - write;
+                BigDecimal input = price.get("input_mtok").decimalValue();
+                BigDecimal usd = input.multiply(BigDecimal.valueOf(uncached))
+                        .add(price.get("output_mtok").decimalValue().multiply(BigDecimal.valueOf(usage.getOutputTokens())))
+                        .add((price.has("cache_read_mtok") ? price.get("cache_read_mtok").decimalValue() : input).multiply(BigDecimal.valueOf(read)))
+                        .add((price.has("cache_write_mtok") ? price.get("cache_write_mtok").decimalValue() : input).multiply(BigDecimal.valueOf(write)))
+                        .movePointLeft(6);
+                assertThat(execution.getCost().getSource()).isEqualTo(CostSource.COMPUTED);
+                assertThat(Money.toDecimal(execution.getCost().getTotal())).as(outcome.getResultId()).isEqualByComparingTo(usd);
+                expected.merge(execution.getModel(), usd, BigDecimal::add);
+                priced++;
+            }
+            assertThat(priced).isPositive();
+            assertThat(expected.keySet()).containsExactlyInAnyOrderElementsOf(ids.keySet());
+            // every surface keeps computed apart from reported
+            Map<String, BigDecimal> computed = new TreeMap<>();
+            for (JsonNode series : new Surfaces(service).analytics("total", "model").get("series")) {
+                JsonNode total = series.get("points").get(0);
+                assertThat(total.get("costReported").decimalValue()).as(series.get("name").asText()).isEqualByComparingTo("0");
+                if (expected.containsKey(series.get("name").asText())) {
+                    computed.put(series.get("name").asText(), total.get("costComputed").decimalValue());
+                }
+            }
+            assertThat(computed.keySet()).isEqualTo(expected.keySet());
+            expected.forEach((model, usd) -> assertThat(computed.get(model)).as(model).isEqualByComparingTo(usd));
         }
     }
 

@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.OutcomeBucket;
 import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.ProviderState;
+import java.util.ArrayList;
 import java.util.Optional;
 
 /**
@@ -49,7 +50,9 @@ final class Circuit {
     /** Moves the circuit if its evidence or the time say so; the change to publish, if any. */
     static Optional<ProviderHealth> evaluate(ProviderState state, ProviderGateSettings.CircuitSettings settings, long now) {
         long windowStart = now - settings.window().toMillis();
-        state.getBuckets().removeIf(bucket -> bucket.getStart() + settings.window().toMillis() / SLICES <= windowStart);
+        // A new list, not removeIf: a state read from the store holds Avro arrays, whose iterators cannot remove.
+        state.setBuckets(new ArrayList<>(state.getBuckets().stream()
+                .filter(bucket -> bucket.getStart() + settings.window().toMillis() / SLICES > windowStart).toList()));
         long outcomes = 0;
         long failures = 0;
         for (OutcomeBucket bucket : state.getBuckets()) {
@@ -76,7 +79,7 @@ final class Circuit {
                 long seen = state.getProbeOutcomes();
                 long failed = state.getProbeFailures();
                 if (seen > 0 && state.getProbeSuccesses() > 0 && failed < settings.failureRate() * seen) {
-                    state.getBuckets().clear();
+                    state.setBuckets(new ArrayList<>());
                     state.setClosed(state.getClosed() + 1);
                     return Optional.of(move(state, CircuitState.CLOSED, now, state.getProbeSuccesses() + " successes and "
                             + failed + " failures since half-open", seen, failed, settings));

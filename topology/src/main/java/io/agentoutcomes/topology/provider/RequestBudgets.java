@@ -4,7 +4,7 @@ import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.RequestBudget;
 import java.time.Duration;
-import java.util.Iterator;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -90,16 +90,19 @@ final class RequestBudgets {
     /** How many retries the budgets allow now; {@link Long#MAX_VALUE} where there is none. */
     static long allowance(ProviderState state, long now) {
         long allowed = Long.MAX_VALUE;
-        Iterator<RequestBudget> budgets = state.getBudgets().iterator();
-        while (budgets.hasNext()) {
-            RequestBudget budget = budgets.next();
+        List<RequestBudget> kept = new ArrayList<>(state.getBudgets().size());
+        for (RequestBudget budget : state.getBudgets()) {
             refill(budget, now);
             if (budget.getLimit() == null && now >= budget.getBlockedUntil()) {
                 // without a limit, a budget only says "none until the reset"; past it, it says nothing
-                budgets.remove();
                 continue;
             }
+            kept.add(budget);
             allowed = Math.min(allowed, (long) Math.floor(Math.max(0, budget.getTokens())));
+        }
+        if (kept.size() != state.getBudgets().size()) {
+            // A new list, not an iterator's remove: a state read from the store holds Avro arrays, which cannot remove.
+            state.setBudgets(kept);
         }
         return allowed;
     }
