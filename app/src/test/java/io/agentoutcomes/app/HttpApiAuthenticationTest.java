@@ -72,7 +72,7 @@ class HttpApiAuthenticationTest {
         servers.add(server);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, 100, new RestoreTracker(), Map.of());
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, 100, new RestoreTracker(), Map.of(), null);
         return server;
     }
 
