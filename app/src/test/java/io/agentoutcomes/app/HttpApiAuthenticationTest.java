@@ -97,6 +97,19 @@ class HttpApiAuthenticationTest {
         assertThat(send(guarded, "POST", "/jobs", Optional.empty()).statusCode()).isEqualTo(401);
     }
 
+    @Test
+    void aRedriveWithoutTheCredentialsIs401WithAChallengeAsGetOfItsPathIs() throws Exception {
+        for (Optional<String> authorization : List.of(Optional.<String>empty(), Optional.of("Bearer wrong-token"))) {
+            HttpResponse<String> answer = send(guarded, "POST", "/redrive", authorization);
+
+            assertThat(answer.statusCode()).isEqualTo(401);
+            assertThat(answer.headers().allValues("WWW-Authenticate"))
+                    .containsExactly("Basic realm=\"agent-outcomes\", charset=\"UTF-8\"", "Bearer realm=\"agent-outcomes\"");
+            assertThat(send(guarded, "GET", "/redrive", authorization).statusCode()).isEqualTo(401);
+        }
+        assertThat(send(guarded, "GET", "/redrive", Optional.of(bearer(TOKEN))).statusCode()).isEqualTo(405);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"Bearer wrong-token", "Bearer ", "Basic b3BzOndyb25n", "Basic not-base64!",
             "Basic b3BzOnBhNTUtdzByZC1FeDRtcGw=", "Digest ops", "t0ken-Very-Long-And-Random-4e1d"})
