@@ -15,8 +15,11 @@ import java.time.Instant;
  * @param receivedAt when this consumer read it
  * @param partition  the {@code retry-ready} partition it was read from
  * @param offset     its offset there
+ * @param redriveId  the redrive that re-issued it from a dead letter ({@code agent-outcomes-redrive-id}), or null: publish
+ *                   the re-run with {@link OutcomePublisher#publish(AgentResult, DueRetry)} so that the pipeline gives
+ *                   the task a fresh attempt budget
  */
-public record DueRetry(RetryRequest request, Instant receivedAt, int partition, long offset) {
+public record DueRetry(RetryRequest request, Instant receivedAt, int partition, long offset, String redriveId) {
 
     public String taskId() {
         return request.getTaskId();
@@ -27,7 +30,12 @@ public record DueRetry(RetryRequest request, Instant receivedAt, int partition, 
         return request.getResultId();
     }
 
-    /** The attempt number the re-run is (the failed attempt + 1): publish the re-run's result with it. */
+    /** Whether an operator redrove it from {@code dead-letter}: the re-run starts the task afresh, at attempt 0. */
+    public boolean redriven() {
+        return redriveId != null;
+    }
+
+    /** The attempt number the re-run is (the failed attempt + 1; 0 for a redrive): publish the re-run's result with it. */
     public int nextAttempt() {
         return request.getNextAttempt();
     }

@@ -32,6 +32,7 @@ import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
@@ -43,7 +44,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   <li>every redrive of a deployment uses one {@code transactional.id}, {@code <application.id>-redrive}, and
  *       initializes it before reading anything: a redrive still running is fenced then (its writes aborted, its commit
  *       refused), so two cannot both re-issue a dead letter;</li>
- *   <li>{@code redrives} is read {@code read_committed} to its end, and a dead letter recorded there is skipped;</li>
+ *   <li>{@code redrives} is read {@code read_committed} to its end, and a dead letter recorded there (by its place
+ *       and its task and result id) is skipped;</li>
  *   <li>the retries and their records are written in one transaction: a crash leaves both or neither.</li>
  * </ul>
  * A task is re-run once per redrive: of several selected dead letters of one task the latest is re-issued, the others
@@ -74,6 +76,10 @@ public final class Redrive {
         String coordinates() {
             return record.topic() + "/" + record.partition() + "/" + record.offset();
         }
+
+        String identity() {
+            return Redrive.identity(coordinates(), outcome.getTaskId(), outcome.getResultId());
+        }
     }
 
     /** Redrives what {@code filter} selects, at most {@code limit} dead letters; on a dry run, only counts. */
@@ -87,24 +93,29 @@ public final class Redrive {
                 producer.initTransactions();
             }
             Set<String> done = new HashSet<>();
-            readToEnd(topics.redrives.name(), record -> done.add(record.key()));
+            Deserializer<DeadLetterRedrive> redrives = topics.redrives.valueSerde().deserializer();
+            readToEnd(topics.redrives.name(), record -> {
+                DeadLetterRedrive redriven = redrives.deserialize(record.topic(), record.headers(), record.value());
+                if (redriven != null) {
+                    done.add(identity(redriven.getDeadLetterTopic() + "/" + redriven.getDeadLetterPartition() + "/"
+                            + redriven.getDeadLetterOffset(), redriven.getTaskId(), redriven.getResultId()));
+                }
+            });
+            Deserializer<ClassifiedOutcome> deadLetters = topics.deadLetter.valueSerde().deserializer();
             long[] counts = new long[4]; // scanned, matched, already redriven, left over
             List<DeadLetter> selected = new ArrayList<>();
-            Set<String> selectedKeys = new HashSet<>();
             readToEnd(topics.deadLetter.name(), record -> {
                 counts[0]++;
-                ClassifiedOutcome outcome = topics.deadLetter.valueSerde().deserializer()
-                        .deserialize(record.topic(), record.headers(), record.value());
+                ClassifiedOutcome outcome = deadLetters.deserialize(record.topic(), record.headers(), record.value());
                 if (outcome == null || !filter.matches(outcome)) {
                     return;
                 }
                 counts[1]++;
-                String key = identity(outcome);
-                if (done.contains(key) || selectedKeys.contains(key)) {
+                DeadLetter deadLetter = new DeadLetter(record, outcome);
+                if (done.contains(deadLetter.identity())) {
                     counts[2]++;
                 } else if (selected.size() < limit) {
-                    selected.add(new DeadLetter(record, outcome));
-                    selectedKeys.add(key);
+                    selected.add(deadLetter);
                 } else {
                     counts[3]++;
                 }
@@ -125,11 +136,12 @@ public final class Redrive {
             .thenComparingLong(d -> d.record().offset());
 
     /**
-     * The dead letter's identity, the key of its record on {@code redrives}: its task and result id, the task's length
-     * first so that no two pairs give one key.
+     * A dead letter's identity: where it is, and its task and result id. Not the ids alone: a task redriven re-runs
+     * from attempt 0, and an orchestrator that names results {@code <taskId>/<attempt>} gives a second stop of it the
+     * result id of the first. Not the place alone: a {@code dead-letter} topic deleted and made again reuses offsets.
      */
-    static String identity(ClassifiedOutcome deadLetter) {
-        return deadLetter.getTaskId().length() + ":" + deadLetter.getTaskId() + ":" + deadLetter.getResultId();
+    private static String identity(String coordinates, String taskId, String resultId) {
+        return coordinates + "\n" + taskId + "\n" + resultId;
     }
 
     private void write(KafkaProducer<String, byte[]> producer, String redriveId, List<DeadLetter> selected,
@@ -156,7 +168,7 @@ public final class Redrive {
                         .setSupersededBy(reissue ? null : reissued.outcome().getResultId())
                         .setRequestedBy(requestedBy).setRedrivenAt(now.toEpochMilli()).setSelection(filter.describe())
                         .build();
-                producer.send(new ProducerRecord<>(topics.redrives.name(), null, now.toEpochMilli(), identity(outcome),
+                producer.send(new ProducerRecord<>(topics.redrives.name(), null, now.toEpochMilli(), deadLetter.coordinates(),
                         topics.redrives.valueSerde().serializer().serialize(topics.redrives.name(), record)));
             }
             producer.commitTransaction();
