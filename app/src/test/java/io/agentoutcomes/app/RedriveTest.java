@@ -26,6 +26,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -42,6 +43,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,7 +52,8 @@ import org.junit.jupiter.api.Test;
  * redrives, a second run that re-issues nothing, and the re-run's result carrying the redrive id starting afresh.
  */
 class RedriveTest extends ServiceOnTestBroker {
-    private static final Instant NOW = Instant.parse("2026-03-01T12:00:00Z");
+    /** The redrives' clock, fixed, and near the wall clock's: records far in the past would be deleted by retention. */
+    private static final Instant NOW = Instant.now().truncatedTo(ChronoUnit.SECONDS);
 
     /** Stops four tasks at once (non-retryable errors), of agents a and b, and returns their dead letters by task. */
     private Map<String, ConsumerRecord<String, ClassifiedOutcome>> stopFourTasks(AppConfig config, AgentOutcomesService service)
@@ -144,7 +147,7 @@ class RedriveTest extends ServiceOnTestBroker {
                         .setAction(RetryAction.WAIT).setAgentResult(stopped.getAgentResult()).build());
                 String from = deadLetter.topic() + "/" + deadLetter.partition() + "/" + deadLetter.offset();
                 Map<String, String> expected = new HashMap<>(headers(deadLetter));
-                expected.putAll(Map.of(HeaderNames.ATTEMPT, "0", HeaderNames.DUE_AT, "2026-03-01T12:00:00Z",
+                expected.putAll(Map.of(HeaderNames.ATTEMPT, "0", HeaderNames.DUE_AT, NOW.toString(),
                         HeaderNames.REDRIVE_ID, id, HeaderNames.REDRIVEN_FROM, from));
                 assertThat(headers(retry)).isEqualTo(expected);
                 assertThat(headers(retry)).containsEntry(HeaderNames.RESULT_ID, retry.key() + "/0")
@@ -200,6 +203,42 @@ class RedriveTest extends ServiceOnTestBroker {
             assertThat(rerun.get("task-1").getDecision().getConsecutiveFailures()).isEqualTo(1);
             assertThat(rerun.get("task-3").getDecision().getHandling()).isEqualTo(ErrorHandling.STOP);
             assertThat(rerun.get("task-3").getDecision().getStopReason()).isEqualTo(StopReason.ERROR);
+        }
+    }
+
+    @Test
+    void ofTwoDeadLettersOfOneTaskTheLatestIsReissuedAndTheLimitLeavesTheRestForTheNextRun() throws Exception {
+        AppConfig config = config("redrive-limit");
+        try (AgentOutcomesService service = AgentOutcomesService.start(config)) {
+            awaitHealthy(service);
+            stopFourTasks(config, service);
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(producerConfig(), new StringSerializer(),
+                    new StringSerializer())) {
+                producer.send(json(config.topicPrefix() + "agent-results-json", "task-2", System.currentTimeMillis(),
+                        "{\"status\":\"error\",\"error\":\"auth-failed\"}", "agent-id", "agent-a", "result-id", "task-2/1"));
+            }
+            readAll(config.topicPrefix() + "dead-letter", 5, deserializer(service, ClassifiedOutcome.class));
+            Redrive redrive = redrive(config, service, NOW);
+
+            RedriveReport authFailures = redrive.run(RedriveFilter.parse("auth-failed", null, null, null, null, null), false,
+                    100, "ops");
+            assertThat(authFailures).isEqualTo(new RedriveReport(authFailures.redriveId(), false, "errorCode=auth-failed",
+                    5, 2, 0, 2, 1, 1, 0, authFailures.examples()));
+            List<ConsumerRecord<String, RetryRequest>> retries = everything(config.topicPrefix() + "retry-ready",
+                    deserializer(service, RetryRequest.class));
+            assertThat(retries).extracting(r -> r.value().getResultId()).containsExactly("task-2/1");
+            assertThat(everything(config.topicPrefix() + "redrives", deserializer(service, DeadLetterRedrive.class)))
+                    .extracting(r -> r.value().getResultId(), r -> r.value().getReissued(), r -> r.value().getSupersededBy())
+                    .containsExactlyInAnyOrder(Tuple.tuple("task-2/0", false, "task-2/1"), Tuple.tuple("task-2/1", true, null));
+
+            RedriveReport first = redrive.run(RedriveFilter.any(), false, 1, "ops");
+            assertThat(first).isEqualTo(new RedriveReport(first.redriveId(), false, "(all)", 5, 5, 2, 1, 1, 0, 2,
+                    first.examples()));
+            RedriveReport rest = redrive.run(RedriveFilter.any(), false, 10, "ops");
+            assertThat(rest).isEqualTo(new RedriveReport(rest.redriveId(), false, "(all)", 5, 5, 3, 2, 2, 0, 0,
+                    rest.examples()));
+            assertThat(everything(config.topicPrefix() + "retry-ready", deserializer(service, RetryRequest.class)))
+                    .extracting(ConsumerRecord::key).containsExactly("task-1", "task-2", "task-3", "task-4");
         }
     }
 
