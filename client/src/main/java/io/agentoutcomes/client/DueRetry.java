@@ -1,11 +1,13 @@
 package io.agentoutcomes.client;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A retry the pipeline handed back on {@code retry-ready}: which task to re-run, as which attempt, why it failed and
@@ -28,6 +30,20 @@ public record DueRetry(RetryRequest request, Instant receivedAt, int partition, 
     /** The result id of the failed attempt this retry follows: the consumer's idempotency key. */
     public String failedResultId() {
         return request.getResultId();
+    }
+
+    /** The retry read from {@code record}, its redrive id from the record's header. */
+    static DueRetry read(RetryRequest request, Instant receivedAt, ConsumerRecord<?, ?> record) {
+        return new DueRetry(request, receivedAt, record.partition(), record.offset(),
+                IdentityHeaders.get(record.headers(), HeaderNames.REDRIVE_ID));
+    }
+
+    /**
+     * What the consumer remembers it handled: the failed result id, and the redrive's id for a redriven retry (a redrive
+     * re-issues a failed result id that may have been handled before, and a task can be redriven twice).
+     */
+    String handledKey() {
+        return "retry/" + request.getResultId() + (redriveId == null ? "" : "/redrive/" + redriveId);
     }
 
     /** Whether an operator redrove it from {@code dead-letter}: the re-run starts the task afresh, at attempt 0. */

@@ -1,11 +1,9 @@
 package io.agentoutcomes.client;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +25,6 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -227,18 +224,14 @@ public final class RetryConsumer implements AutoCloseable {
         if (request == null) {
             return;
         }
-        Header redrive = record.headers().lastHeader(HeaderNames.REDRIVE_ID);
-        String redriveId = redrive == null ? null : new String(redrive.value(), StandardCharsets.UTF_8);
-        // A redrive re-issues a failed result id handled before (its dead letter's), and a task can be redriven twice.
-        String id = "retry/" + request.getResultId() + (redriveId == null ? "" : "/redrive/" + redriveId);
-        if (!firstTime(id)) {
+        DueRetry retry = DueRetry.read(request, receivedAt, record);
+        if (!firstTime(retry.handledKey())) {
             return;
         }
-        DueRetry retry = new DueRetry(request, receivedAt, record.partition(), record.offset(), redriveId);
         holdUntilDue(retry);
         handler.onRetry(retry);
         retriesHandled.incrementAndGet();
-        remember(id);
+        remember(retry.handledKey());
     }
 
     private void holdUntilDue(DueRetry retry) throws InterruptedException {
