@@ -71,6 +71,14 @@ public final class Redrive {
         this.clock = clock;
     }
 
+    /** The dead letters read, counted as they pass (the scan's callback cannot return them). */
+    private static final class Tally {
+        long scanned;
+        long matched;
+        long alreadyRedriven;
+        long leftOver;
+    }
+
     /** A dead letter read, with where it was. */
     private record DeadLetter(ConsumerRecord<String, byte[]> record, ClassifiedOutcome outcome) {
         String coordinates() {
@@ -102,22 +110,22 @@ public final class Redrive {
                 }
             });
             Deserializer<ClassifiedOutcome> deadLetters = topics.deadLetter.valueSerde().deserializer();
-            long[] counts = new long[4]; // scanned, matched, already redriven, left over
+            Tally tally = new Tally();
             List<DeadLetter> selected = new ArrayList<>();
             readToEnd(topics.deadLetter.name(), record -> {
-                counts[0]++;
+                tally.scanned++;
                 ClassifiedOutcome outcome = deadLetters.deserialize(record.topic(), record.headers(), record.value());
                 if (outcome == null || !filter.matches(outcome)) {
                     return;
                 }
-                counts[1]++;
+                tally.matched++;
                 DeadLetter deadLetter = new DeadLetter(record, outcome);
                 if (done.contains(deadLetter.identity())) {
-                    counts[2]++;
+                    tally.alreadyRedriven++;
                 } else if (selected.size() < limit) {
                     selected.add(deadLetter);
                 } else {
-                    counts[3]++;
+                    tally.leftOver++;
                 }
             });
             Map<String, DeadLetter> latest = selected.stream().collect(Collectors.toMap(d -> d.outcome().getTaskId(),
@@ -126,8 +134,9 @@ public final class Redrive {
                 write(producer, redriveId, selected, latest, filter, requestedBy);
             }
             List<RedriveReport.Example> examples = selected.stream().limit(EXAMPLES).map(Redrive::example).toList();
-            return new RedriveReport(redriveId, dryRun, filter.describe(), counts[0], counts[1], counts[2],
-                    selected.size(), latest.size(), selected.size() - latest.size(), counts[3], examples);
+            return new RedriveReport(redriveId, dryRun, filter.describe(), tally.scanned, tally.matched,
+                    tally.alreadyRedriven, selected.size(), latest.size(), selected.size() - latest.size(), tally.leftOver,
+                    examples);
         }
     }
 
@@ -176,7 +185,12 @@ public final class Redrive {
             throw new IllegalStateException("another redrive started while this one ran, so nothing of this one was "
                     + "written: run it again (it skips what the other redrove)", e);
         } catch (KafkaException e) {
-            producer.abortTransaction();
+            try {
+                producer.abortTransaction();
+            } catch (KafkaException abortFailed) {
+                // A producer in a fatal state cannot abort; its transaction times out on the broker, aborted as well.
+                e.addSuppressed(abortFailed);
+            }
             throw new IllegalStateException("the redrive failed and was rolled back, nothing written: " + e.getMessage(), e);
         }
     }
