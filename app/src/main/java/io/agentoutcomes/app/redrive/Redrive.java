@@ -79,10 +79,17 @@ public final class Redrive {
         long leftOver;
     }
 
-    /** A dead letter read, with where it was. */
-    private record DeadLetter(ConsumerRecord<String, byte[]> record, ClassifiedOutcome outcome) {
+    /**
+     * A dead letter read, with where it was and its headers; not its bytes: a redrive holds up to its limit of these,
+     * and the decoded outcome is all it writes from.
+     */
+    private record DeadLetter(String topic, int partition, long offset, Headers headers, ClassifiedOutcome outcome) {
+        DeadLetter(ConsumerRecord<String, byte[]> record, ClassifiedOutcome outcome) {
+            this(record.topic(), record.partition(), record.offset(), record.headers(), outcome);
+        }
+
         String coordinates() {
-            return record.topic() + "/" + record.partition() + "/" + record.offset();
+            return topic + "/" + partition + "/" + offset;
         }
 
         String identity() {
@@ -142,7 +149,7 @@ public final class Redrive {
 
     private static final Comparator<DeadLetter> LATEST = Comparator
             .comparingLong((DeadLetter d) -> d.outcome().getClassifiedAt())
-            .thenComparingLong(d -> d.record().offset());
+            .thenComparingLong(DeadLetter::offset);
 
     /**
      * A dead letter's identity: where it is, and its task and result id. Not the ids alone: a task redriven re-runs
@@ -172,8 +179,8 @@ public final class Redrive {
                         .setTaskId(outcome.getTaskId()).setResultId(outcome.getResultId()).setAgentId(outcome.getAgentId())
                         .setErrorCode(outcome.getErrorCode())
                         .setStopReason(outcome.getDecision() == null ? null : outcome.getDecision().getStopReason())
-                        .setDeadLetterTopic(deadLetter.record().topic()).setDeadLetterPartition(deadLetter.record().partition())
-                        .setDeadLetterOffset(deadLetter.record().offset()).setReissued(reissue)
+                        .setDeadLetterTopic(deadLetter.topic()).setDeadLetterPartition(deadLetter.partition())
+                        .setDeadLetterOffset(deadLetter.offset()).setReissued(reissue)
                         .setSupersededBy(reissue ? null : reissued.outcome().getResultId())
                         .setRequestedBy(requestedBy).setRedrivenAt(now.toEpochMilli()).setSelection(filter.describe())
                         .build();
@@ -200,7 +207,7 @@ public final class Redrive {
      * (0), when it was due, and the redrive's own, replacing those of an earlier redrive of the task.
      */
     private static Headers retryHeaders(DeadLetter deadLetter, String redriveId, Instant now) {
-        Headers headers = OutputHeaders.copy(deadLetter.record().headers());
+        Headers headers = OutputHeaders.copy(deadLetter.headers());
         OutputHeaders.put(headers, HeaderNames.ATTEMPT, "0");
         OutputHeaders.put(headers, HeaderNames.DUE_AT, now.toString());
         OutputHeaders.put(headers, HeaderNames.REDRIVE_ID, redriveId);
