@@ -8,6 +8,7 @@ import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.kafka.StoreTopics;
+import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.metrics.ServiceMeterRegistry;
 import io.agentoutcomes.app.metrics.StreamsMetricsBinding;
@@ -22,6 +23,7 @@ import io.agentoutcomes.topology.Topics;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.BindException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -176,7 +178,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         RestoreTracker restores = new RestoreTracker();
         streams.setGlobalStateRestoreListener(restores);
         http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores,
-                StoreTopics.of(topology.describe(), config.applicationId()));
+                StoreTopics.of(topology.describe(), config.applicationId()),
+                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()));
         streams.start();
     }
 

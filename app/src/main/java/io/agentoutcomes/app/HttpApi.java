@@ -14,6 +14,8 @@ import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.metrics.MetricsRoute;
+import io.agentoutcomes.app.redrive.Redrive;
+import io.agentoutcomes.app.redrive.RedriveRoutes;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -26,7 +28,8 @@ import org.apache.kafka.streams.state.HostInfo;
 
 /**
  * The service's HTTP API: one {@link HttpApiServer} answering the routes of health ({@link HealthRoutes}), metrics
- * ({@link MetricsRoute}), queries ({@link QueryRoutes}) and pages ({@link PageRoutes}), in that order. It listens from
+ * ({@link MetricsRoute}), pages ({@link PageRoutes}), queries ({@link QueryRoutes}) and redrives ({@link RedriveRoutes}),
+ * in that order. It listens from
  * the start; until Kafka Streams is {@link #attach attached} the health routes say what the service is doing and the
  * others answer 503.
  */
@@ -37,7 +40,7 @@ public final class HttpApi implements AutoCloseable {
     private volatile Attached attached;
 
     /** What answers once Kafka Streams is there. */
-    private record Attached(QueryRoutes queries, PageRoutes pages, MetricsRoute metrics) {
+    private record Attached(QueryRoutes queries, PageRoutes pages, MetricsRoute metrics, Redrive redrive) {
     }
 
     /** Plain HTTP, open to anyone who reaches it ({@link HttpSecurity#none}): for a loopback address. */
@@ -51,6 +54,7 @@ public final class HttpApi implements AutoCloseable {
         routes.add(MetricsRoute.route(() -> attached().metrics()));
         routes.addAll(PageRoutes.routes(() -> attached().pages()));
         routes.addAll(QueryRoutes.routes(() -> attached().queries()));
+        routes.addAll(RedriveRoutes.routes(() -> attached().redrive()));
         this.security = security;
         this.server = new HttpApiServer(host, port, security, routes);
     }
@@ -60,9 +64,12 @@ public final class HttpApi implements AutoCloseable {
         health.starting(what);
     }
 
-    /** Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics. */
+    /**
+     * Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics, and
+     * redriving dead letters with {@code redrive}.
+     */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets,
-                       RestoreTracker restores, Map<String, Set<String>> storeTopics) {
+                       RestoreTracker restores, Map<String, Set<String>> storeTopics, Redrive redrive) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         JobQueries jobs = new JobQueries(fanOut);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
@@ -70,7 +77,7 @@ public final class HttpApi implements AutoCloseable {
         health.attach(streams, restores);
         ProviderQueries providers = new ProviderQueries(fanOut);
         attached = new Attached(new QueryRoutes(jobs, analytics, providers, self.host() + ":" + self.port()),
-                new PageRoutes(jobs, analytics, providers), meters);
+                new PageRoutes(jobs, analytics, providers), meters, redrive);
     }
 
     private Attached attached() {

@@ -1,15 +1,17 @@
 package io.agentoutcomes.app;
 
 import io.agentoutcomes.app.explain.ExplainCommand;
+import io.agentoutcomes.app.redrive.RedriveCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The command line: {@code agent-outcomes run}, {@code demo}, {@code fleet}, {@code explain}. */
+/** The command line: {@code agent-outcomes run}, {@code demo}, {@code fleet}, {@code explain}, {@code redrive}. */
 @Command(name = "agent-outcomes",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Classifies, retries, replays and aggregates the outcomes of AI agent fleets on Kafka.",
-        subcommands = {RunCommand.class, DemoCommand.class, FleetCommand.class, ExplainCommand.class})
+        subcommands = {RunCommand.class, DemoCommand.class, FleetCommand.class, ExplainCommand.class,
+                RedriveCommand.class})
 public final class Main implements Runnable {
 
     @CommandLine.Spec

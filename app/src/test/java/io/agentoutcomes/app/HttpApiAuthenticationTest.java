@@ -72,7 +72,7 @@ class HttpApiAuthenticationTest {
         servers.add(server);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, 100, new RestoreTracker(), Map.of());
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, 100, new RestoreTracker(), Map.of(), null);
         return server;
     }
 
@@ -95,6 +95,19 @@ class HttpApiAuthenticationTest {
                     + "service's credentials (Authorization: Bearer or Basic)\"}");
         }
         assertThat(send(guarded, "POST", "/jobs", Optional.empty()).statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void aRedriveWithoutTheCredentialsIs401WithAChallengeAsGetOfItsPathIs() throws Exception {
+        for (Optional<String> authorization : List.of(Optional.<String>empty(), Optional.of("Bearer wrong-token"))) {
+            HttpResponse<String> answer = send(guarded, "POST", "/redrive", authorization);
+
+            assertThat(answer.statusCode()).isEqualTo(401);
+            assertThat(answer.headers().allValues("WWW-Authenticate"))
+                    .containsExactly("Basic realm=\"agent-outcomes\", charset=\"UTF-8\"", "Bearer realm=\"agent-outcomes\"");
+            assertThat(send(guarded, "GET", "/redrive", authorization).statusCode()).isEqualTo(401);
+        }
+        assertThat(send(guarded, "GET", "/redrive", Optional.of(bearer(TOKEN))).statusCode()).isEqualTo(405);
     }
 
     @ParameterizedTest

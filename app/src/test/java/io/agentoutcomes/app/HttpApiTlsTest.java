@@ -58,7 +58,7 @@ class HttpApiTlsTest {
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, 100, new RestoreTracker(), Map.of());
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, 100, new RestoreTracker(), Map.of(), null);
     }
 
     @AfterEach

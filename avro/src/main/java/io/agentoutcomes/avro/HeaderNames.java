@@ -22,6 +22,13 @@ public final class HeaderNames {
     public static final String ORIGIN_TOPIC = "origin-topic";
     public static final String ORIGIN_PARTITION = "origin-partition";
     public static final String ORIGIN_OFFSET = "origin-offset";
+    /**
+     * On a {@code retry-ready} record a redrive re-issued: the redrive's id. An orchestrator copies it onto the re-run's
+     * result, and the classifier then starts the stopped task afresh (a new attempt budget), once per redrive id.
+     */
+    public static final String REDRIVE_ID = "agent-outcomes-redrive-id";
+    /** On a {@code retry-ready} record a redrive re-issued: the dead letter it came from, {@code <topic>/<partition>/<offset>}. */
+    public static final String REDRIVEN_FROM = "agent-outcomes-redriven-from";
 
     private HeaderNames() {
     }

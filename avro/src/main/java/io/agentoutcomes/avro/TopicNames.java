@@ -17,6 +17,8 @@ public final class TopicNames {
     public static final String RETRY_DELAY_PREFIX = "retry-delay-";
     public static final String RETRY_READY = "retry-ready";
     public static final String DEAD_LETTER = "dead-letter";
+    /** One record per dead letter a redrive re-issued (or found superseded), keyed by the dead letter's identity. */
+    public static final String REDRIVES = "redrives";
     public static final String COMPENSATIONS = "compensations";
     public static final String VERIFICATIONS = "verifications";
     public static final String REPLAY_STATE = "replay-state";

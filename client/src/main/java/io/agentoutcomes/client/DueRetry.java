@@ -1,11 +1,13 @@
 package io.agentoutcomes.client;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A retry the pipeline handed back on {@code retry-ready}: which task to re-run, as which attempt, why it failed and
@@ -15,8 +17,11 @@ import java.time.Instant;
  * @param receivedAt when this consumer read it
  * @param partition  the {@code retry-ready} partition it was read from
  * @param offset     its offset there
+ * @param redriveId  the redrive that re-issued it from a dead letter ({@code agent-outcomes-redrive-id}), or null: publish
+ *                   the re-run with {@link OutcomePublisher#publish(AgentResult, DueRetry)} so that the pipeline gives
+ *                   the task a fresh attempt budget
  */
-public record DueRetry(RetryRequest request, Instant receivedAt, int partition, long offset) {
+public record DueRetry(RetryRequest request, Instant receivedAt, int partition, long offset, String redriveId) {
 
     public String taskId() {
         return request.getTaskId();
@@ -27,7 +32,26 @@ public record DueRetry(RetryRequest request, Instant receivedAt, int partition, 
         return request.getResultId();
     }
 
-    /** The attempt number the re-run is (the failed attempt + 1): publish the re-run's result with it. */
+    /** The retry read from {@code record}, its redrive id from the record's header. */
+    static DueRetry read(RetryRequest request, Instant receivedAt, ConsumerRecord<?, ?> record) {
+        return new DueRetry(request, receivedAt, record.partition(), record.offset(),
+                IdentityHeaders.get(record.headers(), HeaderNames.REDRIVE_ID));
+    }
+
+    /**
+     * What the consumer remembers it handled: the failed result id, and the redrive's id for a redriven retry (a redrive
+     * re-issues a failed result id that may have been handled before, and a task can be redriven twice).
+     */
+    String handledKey() {
+        return "retry/" + request.getResultId() + (redriveId == null ? "" : "/redrive/" + redriveId);
+    }
+
+    /** Whether an operator redrove it from {@code dead-letter}: the re-run starts the task afresh, at attempt 0. */
+    public boolean redriven() {
+        return redriveId != null;
+    }
+
+    /** The attempt number the re-run is (the failed attempt + 1; 0 for a redrive): publish the re-run's result with it. */
     public int nextAttempt() {
         return request.getNextAttempt();
     }

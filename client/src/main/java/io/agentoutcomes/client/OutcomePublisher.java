@@ -72,6 +72,14 @@ public final class OutcomePublisher implements AutoCloseable {
 
     /** Sends an agent result as Avro to {@code agent-results}, keyed by its task id. */
     public Future<RecordMetadata> publish(AgentResult result) {
+        return publish(result, null);
+    }
+
+    /**
+     * Sends the result of a re-run of {@code rerunOf}: as {@link #publish(AgentResult)}, and when an operator redrove
+     * the task from {@code dead-letter}, with the redrive's id, which tells the pipeline to give it a fresh attempt budget.
+     */
+    public Future<RecordMetadata> publish(AgentResult result, DueRetry rerunOf) {
         requireRegistry();
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.agentResults(), result.getTaskId(),
                 results.serialize(topics.agentResults(), result));
@@ -81,18 +89,30 @@ public final class OutcomePublisher implements AutoCloseable {
         IdentityHeaders.put(record.headers(), HeaderNames.NODE_ID, result.getNodeId());
         IdentityHeaders.put(record.headers(), HeaderNames.ATTEMPT, result.getAttempt());
         IdentityHeaders.put(record.headers(), HeaderNames.RESULT_ID, result.getResultId());
-        return producer.send(record);
+        return producer.send(redriven(record, rerunOf));
     }
 
     /** Sends a {@code node_finished} event as Avro to {@code node-finished}, keyed by its job id. */
     public Future<RecordMetadata> publish(NodeFinished event) {
+        return publish(event, null);
+    }
+
+    /** Sends the event of a re-run of {@code rerunOf}, as {@link #publish(AgentResult, DueRetry)} does a result. */
+    public Future<RecordMetadata> publish(NodeFinished event, DueRetry rerunOf) {
         requireRegistry();
         ProducerRecord<String, byte[]> record = new ProducerRecord<>(topics.nodeFinished(), event.getJobId(),
                 nodes.serialize(topics.nodeFinished(), event));
         IdentityHeaders.put(record.headers(), HeaderNames.JOB_ID, event.getJobId());
         IdentityHeaders.put(record.headers(), HeaderNames.NODE_ID, event.getNodeId());
         IdentityHeaders.put(record.headers(), HeaderNames.ATTEMPT, event.getAttempt());
-        return producer.send(record);
+        return producer.send(redriven(record, rerunOf));
+    }
+
+    private static ProducerRecord<String, byte[]> redriven(ProducerRecord<String, byte[]> record, DueRetry rerunOf) {
+        if (rerunOf != null && rerunOf.redriven()) {
+            IdentityHeaders.put(record.headers(), HeaderNames.REDRIVE_ID, rerunOf.redriveId());
+        }
+        return record;
     }
 
     /** Sends a continuation event as Avro to {@code continuation-events}, keyed by its agent id. */

@@ -224,15 +224,14 @@ public final class RetryConsumer implements AutoCloseable {
         if (request == null) {
             return;
         }
-        String id = "retry/" + request.getResultId();
-        if (!firstTime(id)) {
+        DueRetry retry = DueRetry.read(request, receivedAt, record);
+        if (!firstTime(retry.handledKey())) {
             return;
         }
-        DueRetry retry = new DueRetry(request, receivedAt, record.partition(), record.offset());
         holdUntilDue(retry);
         handler.onRetry(retry);
         retriesHandled.incrementAndGet();
-        remember(id);
+        remember(retry.handledKey());
     }
 
     private void holdUntilDue(DueRetry retry) throws InterruptedException {

@@ -4,12 +4,15 @@ import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.testing.TestBroker;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,7 +33,8 @@ class OutcomePublisherTest {
 
     @BeforeAll
     static void createTopics() throws Exception {
-        broker.createTopics(2, "t.agent-results", "t.agent-results-json", "t.node-finished", "t.node-finished-json");
+        broker.createTopics(2, "t.agent-results", "t.agent-results-json", "t.node-finished", "t.node-finished-json",
+                "redriven.agent-results");
     }
 
     private static OutcomePublisher publisher() {
@@ -57,6 +62,23 @@ class OutcomePublisherTest {
         AgentResult decoded = AvroSerde.specific(AgentResult.class).configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL,
                 REGISTRY), false).deserializer().deserialize("t.agent-results", record.value());
         assertThat(decoded).isEqualTo(result);
+    }
+
+    @Test
+    void theReRunOfARedrivenRetryCarriesTheRedriveIdAndOtherReRunsDoNot() throws Exception {
+        RetryRequest request = RetryRequest.newBuilder().setTaskId("task-7").setResultId("task-7/4").setNextAttempt(0)
+                .setErrorCode("llm-timeout").setDelayMs(0).setDelayReason("redrive r-1").setTier("redrive").setFailedAt(0)
+                .setDueAt(0).setReason("Redriven").build();
+        DueRetry redriven = new DueRetry(request, Instant.EPOCH, 0, 0, "r-1");
+        DueRetry plain = new DueRetry(request, Instant.EPOCH, 0, 1, null);
+        try (OutcomePublisher publisher = OutcomePublisher.create(Map.of("bootstrap.servers", broker.bootstrapServers(),
+                AvroSerdeConfig.SCHEMA_REGISTRY_URL, REGISTRY, OutcomePublisher.TOPIC_PREFIX, "redriven."))) {
+            publisher.publish(ResultBuilder.of("planner", "task-7").resultId("rerun-1").success("{}"), redriven).get();
+            publisher.publish(ResultBuilder.of("planner", "task-7").resultId("rerun-2").success("{}"), plain).get();
+        }
+        List<ConsumerRecord<String, byte[]>> records = readAll("redriven.agent-results", 2);
+        assertThat(records).extracting(r -> header(r, "result-id"), r -> header(r, HeaderNames.REDRIVE_ID))
+                .containsExactly(Tuple.tuple("rerun-1", "r-1"), Tuple.tuple("rerun-2", null));
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
@@ -11,6 +12,7 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.client.testing.TestBroker;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -65,6 +67,26 @@ class RetryConsumerTest {
             assertThat(seen).allSatisfy(r -> assertThat(r.early()).isFalse());
             assertThat(consumer.duplicatesSkipped()).isEqualTo(1);
             waitForCondition(() -> committed("orchestrator") == 3, 20_000, "condition not met in 20 s");
+        }
+    }
+
+    @Test
+    void aRedrivenRetryIsHandedOverWithItsRedriveIdThoughItsFailedResultIdWasHandledBeforeOncePerRedrive() throws Exception {
+        Instant due = Instant.now().minusSeconds(1);
+        produce(false, retry("task-1", "task-1/0", 1, due, RetryAction.WAIT));
+        RetryRequest redriven = retry("task-1", "task-1/0", 0, due, RetryAction.WAIT);
+        produce(false, "redrive-1", redriven, redriven);
+        produce(false, "redrive-2", redriven);
+
+        List<DueRetry> seen = new CopyOnWriteArrayList<>();
+        try (RetryConsumer consumer = RetryConsumer.create(settings(), "orchestrator", seen::add,
+                RetryConsumer.Options.DEFAULT).start()) {
+            waitForCondition(() -> consumer.retriesHandled() + consumer.duplicatesSkipped() == 4, 20_000,
+                    "condition not met in 20 s");
+            assertThat(seen).extracting(DueRetry::nextAttempt, DueRetry::redriveId, DueRetry::redriven)
+                    .containsExactly(Tuple.tuple(1, null, false), Tuple.tuple(0, "redrive-1", true),
+                            Tuple.tuple(0, "redrive-2", true));
+            assertThat(consumer.duplicatesSkipped()).isEqualTo(1);
         }
     }
 
@@ -158,6 +180,11 @@ class RetryConsumerTest {
 
     /** Writes retries in one transaction, committed or aborted. */
     private void produce(boolean abort, RetryRequest... retries) throws Exception {
+        produce(abort, null, retries);
+    }
+
+    /** Writes retries in one transaction, committed or aborted, with the redrive id a redrive gives them (or none). */
+    private void produce(boolean abort, String redriveId, RetryRequest... retries) throws Exception {
         Serializer<RetryRequest> serializer = AvroSerde.specific(RetryRequest.class).configured(SERDE, false).serializer();
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(Map.of("bootstrap.servers",
                 broker.bootstrapServers(), "transactional.id", "scheduler-" + System.nanoTime()), new StringSerializer(),
@@ -165,7 +192,12 @@ class RetryConsumerTest {
             producer.initTransactions();
             producer.beginTransaction();
             for (RetryRequest retry : retries) {
-                producer.send(new ProducerRecord<>(prefix + TopicNames.RETRY_READY, retry.getTaskId(), serializer.serialize(prefix + TopicNames.RETRY_READY, retry)));
+                ProducerRecord<String, byte[]> record = new ProducerRecord<>(prefix + TopicNames.RETRY_READY,
+                        retry.getTaskId(), serializer.serialize(prefix + TopicNames.RETRY_READY, retry));
+                if (redriveId != null) {
+                    record.headers().add(HeaderNames.REDRIVE_ID, redriveId.getBytes(StandardCharsets.UTF_8));
+                }
+                producer.send(record);
             }
             if (abort) {
                 producer.abortTransaction();

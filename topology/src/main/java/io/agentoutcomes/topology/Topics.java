@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.avro.DeadLetterRedrive;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ProviderHealth;
@@ -66,6 +67,8 @@ public final class Topics {
     public final Pattern retryDelayFamily;
     public final Topic<String, RetryRequest> retryReady;
     public final Topic<String, ClassifiedOutcome> deadLetter;
+    /** The dead letters redriven, one record each, kept forever (compacted): what makes a redrive happen once. */
+    public final Topic<String, DeadLetterRedrive> redrives;
     public final Topic<String, ClassifiedOutcome> compensations;
     /** Successes below {@code policy.confidence.verify-below}, for another agent to verify. */
     public final Topic<String, ClassifiedOutcome> verifications;
@@ -99,6 +102,9 @@ public final class Topics {
         retryDelayFamily = Pattern.compile(Pattern.quote(prefix + TopicNames.RETRY_DELAY_PREFIX) + "[A-Za-z0-9]+");
         retryReady = avro(prefix + TopicNames.RETRY_READY, RetryRequest.class, serdeConfig);
         deadLetter = avro(prefix + TopicNames.DEAD_LETTER, ClassifiedOutcome.class, serdeConfig);
+        Topic<String, DeadLetterRedrive> redriven = avro(prefix + TopicNames.REDRIVES, DeadLetterRedrive.class, serdeConfig);
+        redrives = new Topic<>(redriven.name(), redriven.keySerde(), redriven.valueSerde(), Cleanup.COMPACT,
+                redriven.valueSchema());
         compensations = avro(prefix + TopicNames.COMPENSATIONS, ClassifiedOutcome.class, serdeConfig);
         verifications = avro(prefix + TopicNames.VERIFICATIONS, ClassifiedOutcome.class, serdeConfig);
         Topic<String, JobReplayState> replay = avro(prefix + TopicNames.REPLAY_STATE, JobReplayState.class, serdeConfig);
@@ -113,7 +119,7 @@ public final class Topics {
         List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
                 continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
-        all.addAll(List.of(retryReady, deadLetter, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h,
+        all.addAll(List.of(retryReady, deadLetter, redrives, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h,
                 providerHealth));
         return all;
     }

@@ -34,8 +34,8 @@ class AgentOutcomesTopologyTest {
                 "prod.continuation-events-json", "prod.rejected-input", "prod.outcomes-classified",
                 "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
                 "prod.retry-delay-30s", "prod.retry-delay-long", "prod.retry-ready", "prod.dead-letter",
-                "prod.compensations", "prod.verifications", "prod.replay-state", "prod.agent-metrics-1m", "prod.agent-metrics-1h",
-                "prod.provider-health");
+                "prod.redrives", "prod.compensations", "prod.verifications", "prod.replay-state", "prod.agent-metrics-1m",
+                "prod.agent-metrics-1h", "prod.provider-health");
         assertThat(topics.nodeFinished.valueSchema()).hasValue(NodeFinished.getClassSchema());
         assertThat(topics.agentResultsJson.valueSchema()).isEmpty();
     }

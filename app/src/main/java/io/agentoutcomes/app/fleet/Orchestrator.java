@@ -103,7 +103,7 @@ final class Orchestrator implements RetryHandler {
             }
             rerun = result.error(ErrorInfo.newBuilder(error).build());
         }
-        ledger.track(publisher.publish(rerun), publisher.topics().agentResults());
+        ledger.track(publisher.publish(rerun, retry), publisher.topics().agentResults());
     }
 
     private void rerun(DueRetry retry, NodeFinished failed, boolean succeeds) {
@@ -114,7 +114,7 @@ final class Orchestrator implements RetryHandler {
             event.stepIndex(failed.getStepIndex());
         }
         NodeFinished rerun = succeeds ? event.success() : event.retryableFailure("upstream timeout");
-        ledger.track(publisher.publish(rerun), publisher.topics().nodeFinished());
+        ledger.track(publisher.publish(rerun, retry), publisher.topics().nodeFinished());
     }
 
     long received() {

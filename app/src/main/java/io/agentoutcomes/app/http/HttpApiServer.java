@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The service's HTTP server: it answers the routes of one table, given whole when it starts (the health, metrics,
- * query and page routes the service assembles), GET and HEAD only; it listens from the start (its address is the
+ * query and page routes the service assembles), GET and HEAD (and POST for the routes that write); it listens from the start (its address is the
  * Kafka Streams {@code application.server}).
  * The server's own threads only match a request to its route and hand it over: health and metrics to a pool of probe
  * threads, everything else to a bounded pool of query threads, so slow queries (another instance not answering)
@@ -52,6 +52,11 @@ public final class HttpApiServer implements AutoCloseable {
     /** A GET (and HEAD) route of the API. */
     public static Route<Endpoint> get(String pattern, Pool pool, Access access, Handler handler) {
         return Route.of("GET", pattern, new Endpoint(pool, access, handler));
+    }
+
+    /** A POST route of the API (answered only to POST: a GET of its path is 405). */
+    public static Route<Endpoint> post(String pattern, Pool pool, Access access, Handler handler) {
+        return Route.of("POST", pattern, new Endpoint(pool, access, handler));
     }
 
     private final HttpServer server;
@@ -108,15 +113,21 @@ public final class HttpApiServer implements AutoCloseable {
      */
     private void dispatch(HttpExchange exchange) {
         answer(exchange, () -> {
-            Optional<Routes.Match<Endpoint>> match = routes.find("GET", HttpExchanges.segments(exchange));
-            if (needsCredentials(match.map(found -> found.target().access()).orElse(Access.CREDENTIALS))
+            List<String> segments = HttpExchanges.segments(exchange);
+            String method = exchange.getRequestMethod().equals("HEAD") ? "GET" : exchange.getRequestMethod();
+            Optional<Routes.Match<Endpoint>> match = routes.find(method, segments);
+            // The path's route under another method, for the credentials it needs and a 405 rather than a 404.
+            Optional<Routes.Match<Endpoint>> anyMethod = match.or(() -> routes.find("GET", segments))
+                    .or(() -> routes.find("POST", segments));
+            if (needsCredentials(anyMethod.map(found -> found.target().access()).orElse(Access.CREDENTIALS))
                     && !security.authenticated(exchange.getRequestHeaders())) {
                 security.challenge(exchange.getResponseHeaders());
                 HttpExchanges.json(exchange, 401, HttpExchanges.error("unauthorized",
                         "this endpoint needs the service's credentials (Authorization: Bearer or Basic)"));
                 return;
             }
-            if (!getOrHead(exchange)) {
+            if (match.isEmpty() && (anyMethod.isPresent() || !method.equals("GET"))) {
+                HttpExchanges.json(exchange, 405, HttpExchanges.error("method not allowed", exchange.getRequestMethod()));
                 return;
             }
             if (match.isEmpty()) {
@@ -162,14 +173,5 @@ public final class HttpApiServer implements AutoCloseable {
             LOG.debug("Could not answer {}: {}", exchange.getRequestURI(), e.getMessage());
             exchange.close();
         }
-    }
-
-    private static boolean getOrHead(HttpExchange exchange) throws IOException {
-        String method = exchange.getRequestMethod();
-        if (method.equals("GET") || method.equals("HEAD")) {
-            return true;
-        }
-        HttpExchanges.json(exchange, 405, HttpExchanges.error("method not allowed", method));
-        return false;
     }
 }

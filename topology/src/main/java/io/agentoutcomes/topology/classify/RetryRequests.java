@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.classify;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ConfidenceAction;
 import io.agentoutcomes.avro.Decision;
+import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import java.time.Duration;
@@ -39,6 +40,36 @@ public final class RetryRequests {
         retry.setWindowResetAt(daily.map(DailyWindow::resetAt).map(Instant::toEpochMilli).orElse(null));
         retry.setAgentResult(outcome.getAgentResult());
         retry.setNodeFinished(outcome.getNodeFinished());
+        return retry;
+    }
+
+    /** The tier named on a retry a redrive re-issued: it waited in no delay topic. */
+    public static final String REDRIVE_TIER = "redrive";
+
+    /**
+     * The retry a redrive re-issues for a dead letter: due now, attempt 0 (a fresh budget: the classifier starts the
+     * task afresh when the re-run's result carries the redrive's id), with the dead letter's completion to re-run.
+     */
+    public static RetryRequest redriveOf(ClassifiedOutcome deadLetter, String redriveId, Instant now) {
+        Decision decision = deadLetter.getDecision();
+        RetryRequest retry = new RetryRequest();
+        retry.setTaskId(deadLetter.getTaskId());
+        retry.setResultId(deadLetter.getResultId());
+        retry.setAgentId(deadLetter.getAgentId());
+        retry.setJobId(deadLetter.getJobId());
+        retry.setNodeId(deadLetter.getNodeId());
+        retry.setNextAttempt(0);
+        retry.setErrorCode(deadLetter.getErrorCode() == null ? ErrorCode.UNKNOWN.value() : deadLetter.getErrorCode());
+        retry.setDelayMs(0L);
+        retry.setDelayReason("redrive " + redriveId);
+        retry.setTier(REDRIVE_TIER);
+        retry.setFailedAt(deadLetter.getClassifiedAt());
+        retry.setDueAt(now.toEpochMilli());
+        retry.setReason("Redriven (redrive " + redriveId + ") after: "
+                + (decision == null ? deadLetter.getReason() : decision.getReason()));
+        retry.setAction(RetryAction.WAIT);
+        retry.setAgentResult(deadLetter.getAgentResult());
+        retry.setNodeFinished(deadLetter.getNodeFinished());
         return retry;
     }
 

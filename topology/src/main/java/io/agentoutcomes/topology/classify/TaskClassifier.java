@@ -2,11 +2,14 @@ package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ErrorHandling;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.classify.TaskStates.TaskState;
 import io.agentoutcomes.topology.state.WriteBehindStore;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Random;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -20,6 +23,9 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * counting works whether or not producers set {@code attempt}) and the recent result ids (a duplicate is processed
  * once, and forwards nothing). The decisions are {@link Classification}'s; this class adds the store and the counters.
  * <p>
+ * A stopped task whose result carries a redrive id it has not seen ({@link HeaderNames#REDRIVE_ID}) starts a new run
+ * first: an operator redrove its dead letter after a fix, so it gets a fresh attempt budget, once per redrive.
+ * <p>
  * A task is forgotten after the retention ({@link TaskRetention}): an expired entry reads as absent, and a sweep on
  * the wall clock deletes expired entries (tombstones on the changelog), resuming where the last sweep stopped, so the
  * store holds the tasks of one retention period whatever the traffic.
@@ -27,6 +33,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * @param <V> the completion: {@code AgentResult} or {@code NodeFinished}
  */
 public final class TaskClassifier<V> implements Processor<String, V, String, ClassifiedOutcome> {
+    /** Prefixes a redrive id among a task's recent result ids: no result id the pipeline makes starts with it. */
+    static final String REDRIVE_MARK_PREFIX = "redrive:";
     private final RetryPolicy policy;
     private final TaskKind<V> kind;
     private final String storeName;
@@ -37,6 +45,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private Sensor duplicates;
     private Sensor ignored;
     private Sensor expired;
+    private Sensor redriven;
     /** Where the next sweep starts (null: the beginning), and how many tasks were added since the last. */
     private String sweepFrom;
     private int addedSinceSweep;
@@ -55,6 +64,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         duplicates = sensor("duplicates");
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
+        redriven = sensor("redriven-tasks");
         context.schedule(retention.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
     }
 
@@ -75,6 +85,11 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             entry = TaskStates.fresh();
             addedSinceSweep++;
         }
+        String redriveMark = redriveMark(record);
+        if (redriveMark != null && entry.attempts().getStopReason() != null && !entry.seen(redriveMark)) {
+            entry = entry.redriven(redriveMark);
+            redriven.record();
+        }
         TaskAttempts state = entry.attempts();
         String resultId = kind.resultId(value, this::position);
         if (entry.seen(resultId)) {
@@ -88,6 +103,17 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         long delay = outcome.getRetryDelayMs() == null ? 0 : outcome.getRetryDelayMs();
         tasks.write(taskId, entry.next(outcome, retention.expiresAt(now, delay)));
         context.forward(record.withKey(taskId).withValue(outcome));
+    }
+
+    /**
+     * The mark a redrive leaves among a task's recent ids, from the {@link HeaderNames#REDRIVE_ID} header the re-run's
+     * result carries (copied by its orchestrator from the retry); null without one. The retries of the re-run carry the
+     * header on, and the mark makes it start the task afresh once.
+     */
+    private static String redriveMark(Record<String, ?> record) {
+        Header header = record.headers().lastHeader(HeaderNames.REDRIVE_ID);
+        return header == null || header.value() == null ? null
+                : REDRIVE_MARK_PREFIX + new String(header.value(), StandardCharsets.UTF_8);
     }
 
     private String position() {

@@ -49,6 +49,16 @@ final class TaskStates implements WriteBehindStore.Codec<TaskStates.TaskState> {
             return false;
         }
 
+        /**
+         * The state of a stopped task whose re-run a redrive asked for: a new run (no attempts, no trailing failures, no
+         * stop; total failures kept), remembering the redrive's mark among the recent ids so that it applies once. The
+         * recent result ids go: the re-run numbers its attempts from 0 again, and a node's result id is made of its
+         * attempt, so the re-run's would read as a duplicate of the first run's.
+         */
+        TaskState redriven(String redriveMark) {
+            return of(new TaskAttempts(0, 0, attempts.getTotalFailures(), null, List.of(redriveMark)), expiresAt);
+        }
+
         /** The state after {@code outcome} ({@link TaskMemory#next}), its hashes carried over rather than recomputed. */
         TaskState next(ClassifiedOutcome outcome, long nextExpiresAt) {
             TaskAttempts nextAttempts = TaskMemory.next(attempts, outcome);

@@ -5,16 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.topology.StageDriver;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.streams.TestInputTopic;
@@ -143,5 +148,66 @@ class TaskClassifierTest {
         // not reached yet (at most a quarter horizon more); the same in the tenth horizon as in the third.
         assertThat(sizes).allSatisfy(size -> assertThat(size).isBetween(180L, 250L));
         assertThat(outcomes.readValuesToList()).hasSize(2000);
+    }
+
+    private static AgentResult llmTimeout(String task, String resultId) {
+        return AgentResult.newBuilder().setResultId(resultId).setAgentId("agent-1").setTaskId(task)
+                .setOutcome(Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode("llm-timeout").build()).build())
+                .build();
+    }
+
+    private void publishRedriven(AgentResult result, String redriveId) {
+        RecordHeaders headers = new RecordHeaders();
+        headers.add(HeaderNames.REDRIVE_ID, redriveId.getBytes(StandardCharsets.UTF_8));
+        results.pipeInput(new TestRecord<>(result.getTaskId(), result, headers, now));
+    }
+
+    private void stopAtTheRetryLimit(String task) {
+        for (int i = 1; i <= 5; i++) {
+            publish(llmTimeout(task, "r-" + i));
+        }
+        assertThat(outcomes.readValuesToList()).last().extracting(o -> o.getDecision().getStopReason())
+                .isEqualTo(StopReason.RETRY_LIMIT);
+    }
+
+    @Test
+    void aStoppedTasksFailureWithoutARedriveStopsAgain() {
+        stopAtTheRetryLimit("task-1");
+        publish(llmTimeout("task-1", "r-6"));
+
+        ClassifiedOutcome again = outcomes.readValue();
+        assertThat(again.getDecision().getHandling()).isEqualTo(ErrorHandling.STOP);
+        assertThat(again.getDecision().getStopReason()).isEqualTo(StopReason.RETRY_LIMIT);
+    }
+
+    @Test
+    void aRedrivenReRunOfAStoppedTaskStartsAFreshAttemptBudgetOncePerRedrive() {
+        stopAtTheRetryLimit("task-1");
+        publishRedriven(llmTimeout("task-1", "re-0"), "redrive-1");
+        publishRedriven(llmTimeout("task-1", "re-1"), "redrive-1");
+        publishRedriven(llmTimeout("task-1", "re-0"), "redrive-1");
+
+        List<ClassifiedOutcome> rerun = outcomes.readValuesToList();
+        assertThat(rerun).extracting(ClassifiedOutcome::getResultId).containsExactly("re-0", "re-1");
+        assertThat(rerun).extracting(ClassifiedOutcome::getAttempt).containsExactly(0, 1);
+        assertThat(rerun).extracting(o -> o.getDecision().getHandling()).containsExactly(ErrorHandling.RETRY, ErrorHandling.RETRY);
+        assertThat(rerun).extracting(o -> o.getDecision().getConsecutiveFailures()).containsExactly(1, 2);
+        assertThat(rerun).extracting(o -> o.getDecision().getTotalFailures()).containsExactly(6, 7);
+    }
+
+    @Test
+    void aRedriveIdAlreadyAppliedDoesNotRestartTheTaskOnceItStopsAgain() {
+        stopAtTheRetryLimit("task-1");
+        for (int i = 0; i < 5; i++) {
+            publishRedriven(llmTimeout("task-1", "re-" + i), "redrive-1");
+        }
+        assertThat(outcomes.readValuesToList()).last().extracting(o -> o.getDecision().getStopReason())
+                .isEqualTo(StopReason.RETRY_LIMIT);
+        publishRedriven(llmTimeout("task-1", "re-5"), "redrive-1");
+        publishRedriven(llmTimeout("task-1", "again-0"), "redrive-2");
+
+        List<ClassifiedOutcome> after = outcomes.readValuesToList();
+        assertThat(after).extracting(o -> o.getDecision().getHandling()).containsExactly(ErrorHandling.STOP, ErrorHandling.RETRY);
+        assertThat(after).extracting(ClassifiedOutcome::getAttempt).containsExactly(5, 0);
     }
 }
