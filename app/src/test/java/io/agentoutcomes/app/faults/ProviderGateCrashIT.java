@@ -126,6 +126,8 @@ class ProviderGateCrashIT {
                     long busiestMinute = pacedAt.stream().mapToLong(from -> pacedAt.stream()
                             .filter(at -> at >= from && at < from + 60_000).count()).max().orElse(0);
                     figures.put("paced retries in the busiest minute", busiestMinute);
+                    figures.put("paced released at (ms after the load)", pacedAt.stream().sorted().map(at -> String.valueOf(at - start))
+                            .collect(Collectors.joining(" ")));
                     softly.assertThat(busiestMinute).as("paced retries in any minute").isLessThanOrEqualTo(60);
                     softly.assertThat(pacedAt.stream().mapToLong(Long::longValue).min().orElse(0))
                             .as("no paced retry before the reset").isGreaterThanOrEqualTo(start + 3_000);

@@ -71,7 +71,8 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
                 return;
             }
             if (settings.pacing() && signal.getAdvertisedAt() != null) {
-                RequestBudgets.advertise(state, signal.getWindows(), signal.getAdvertisedAt(), now, settings.defaultWindow());
+                RequestBudgets.advertise(state, signal.getWindows(), signal.getAdvertisedAt(), now, settings.defaultWindow(),
+                        settings.checkInterval().toMillis());
             }
             if (settings.circuit().enabled()) {
                 Circuit.observe(state, signal, settings.circuit(), now).ifPresent(change -> publish(record.key(), change));
@@ -87,7 +88,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             }
             if (settings.pacing() && retry.getAgentResult().getRateLimit() != null) {
                 RequestBudgets.advertise(state, retry.getAgentResult().getRateLimit().getWindows(), retry.getFailedAt(), now,
-                        settings.defaultWindow());
+                        settings.defaultWindow(), settings.checkInterval().toMillis());
             }
             evaluate(record.key(), state, now);
             if (state.getHeld() == 0 && allowance(state, now) > 0) {
@@ -151,7 +152,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
 
     private long allowance(ProviderState state, long now) {
         long circuit = settings.circuit().enabled() ? Circuit.allowance(state, settings.circuit()) : Long.MAX_VALUE;
-        return settings.pacing() ? Math.min(circuit, RequestBudgets.allowance(state, now)) : circuit;
+        return settings.pacing() ? Math.min(circuit, RequestBudgets.allowance(state, now, settings.checkInterval().toMillis())) : circuit;
     }
 
     private void spend(ProviderState state, long count) {

@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A scope's request budgets, one per request window the provider advertises: a token bucket holding at most the
- * window's limit, refilled at the limit per window length (less one, so no window of that length holds more than the
- * limit), never refilled before an exhausted window's reset. An
+ * A scope's request budgets, one per request window the provider advertises: a token bucket holding at most what one
+ * check of the gate releases (its burst: the limit's share of a check interval, at least one), refilled at the limit
+ * less that burst per window length and check interval, never refilled before an exhausted window's reset. So no window of the window's
+ * length ever holds more releases than the limit (at most the burst at its start, and the refill after), whatever came
+ * before it: a backlog, an idle spell, or a restart after downtime. An
  * advertisement only ever lowers what the bucket holds (the provider counts traffic the pipeline does not see), so
  * retries alone never exceed what the provider last said it allows; refilling smoothly, not all at the reset, is
  * what keeps a fleet's retries from arriving as a herd. Token windows are not paced (a retry's tokens are not known
@@ -54,7 +56,8 @@ final class RequestBudgets {
      * Takes the request windows a provider advertised at {@code at} into the scope's budgets, each only if newer than
      * what its budget last took.
      */
-    static void advertise(ProviderState state, List<RateLimitWindow> windows, long at, long now, Duration defaultWindow) {
+    static void advertise(ProviderState state, List<RateLimitWindow> windows, long at, long now, Duration defaultWindow,
+                          long checkMs) {
         for (RateLimitWindow window : windows) {
             if (!countsRequests(window) || window.getRemaining() == null && window.getLimit() == null) {
                 continue;
@@ -68,10 +71,11 @@ final class RequestBudgets {
             if (budget == null) {
                 double start = window.getRemaining() != null ? window.getRemaining() : limit;
                 budget = RequestBudget.newBuilder().setWindow(window.getName()).setLimit(limit).setLengthMs(length)
-                        .setTokens(start).setUpdatedAt(now).setBlockedUntil(0).setAdvertisedAt(at).build();
+                        .setTokens(limit == null ? start : Math.min(start, burst(limit, length, checkMs))).setUpdatedAt(now)
+                        .setBlockedUntil(0).setAdvertisedAt(at).build();
                 state.getBudgets().add(budget);
             } else {
-                refill(budget, now);
+                refill(budget, now, checkMs);
                 budget.setLimit(limit != null ? limit : budget.getLimit());
                 budget.setLengthMs(length);
                 budget.setAdvertisedAt(at);
@@ -88,11 +92,11 @@ final class RequestBudgets {
     }
 
     /** How many retries the budgets allow now; {@link Long#MAX_VALUE} where there is none. */
-    static long allowance(ProviderState state, long now) {
+    static long allowance(ProviderState state, long now, long checkMs) {
         long allowed = Long.MAX_VALUE;
         List<RequestBudget> kept = new ArrayList<>(state.getBudgets().size());
         for (RequestBudget budget : state.getBudgets()) {
-            refill(budget, now);
+            refill(budget, now, checkMs);
             if (budget.getLimit() == null && now >= budget.getBlockedUntil()) {
                 // without a limit, a budget only says "none until the reset"; past it, it says nothing
                 continue;
@@ -115,18 +119,24 @@ final class RequestBudgets {
     }
 
     /**
-     * The bucket refilled up to {@code now}, from its reset if it was exhausted, at one request less than the limit
-     * per length: a release needs a whole request in the bucket, so a window that starts at a release holds that one
-     * and the refill after it; at the full limit per length that window would hold one more than the limit.
+     * The bucket refilled up to {@code now}, from its reset if it was exhausted: at the limit less the burst per length
+     * and check interval, up to the burst and one check's refill (so a backlog drained check by check loses no fraction
+     * of a request). A window of the length then holds at most that, and the length's refill: the limit.
      */
-    static void refill(RequestBudget budget, long now) {
+    static void refill(RequestBudget budget, long now, long checkMs) {
         long from = Math.max(budget.getUpdatedAt(), budget.getBlockedUntil());
         if (budget.getLimit() != null && now > from) {
-            long perLength = Math.max(1, budget.getLimit() - 1);
-            double refilled = budget.getTokens() + (double) (now - from) * perLength / budget.getLengthMs();
-            budget.setTokens(Math.min(budget.getLimit(), refilled));
+            long burst = burst(budget.getLimit(), budget.getLengthMs(), checkMs);
+            double perMs = (double) Math.max(1, budget.getLimit() - burst) / (budget.getLengthMs() + checkMs);
+            double refilled = budget.getTokens() + (now - from) * perMs;
+            budget.setTokens(Math.min(burst + perMs * checkMs, refilled));
         }
         budget.setUpdatedAt(Math.max(budget.getUpdatedAt(), now));
+    }
+
+    /** What one check of every {@code checkMs} may release of a limit per length: its share, at least one. */
+    static long burst(long limit, long lengthMs, long checkMs) {
+        return Math.min(limit, Math.max(1, (long) Math.ceil((double) limit * checkMs / lengthMs)));
     }
 
     private static long resetAt(RateLimitWindow window, long at, long length) {

@@ -49,10 +49,11 @@ class ProviderGateTest {
         pipeline.close();
     }
 
-    /** Moves the wall clock a second at a time, collecting what is released. */
+    /** Moves the wall clock one gate check (100 ms) at a time, as it passes for the gate, collecting what is released. */
     private void run(Duration span) {
-        for (long s = 0; s < span.toSeconds(); s++) {
-            pipeline.advance(Duration.ofSeconds(1));
+        Duration check = ProviderGateSettings.defaults().checkInterval();
+        for (long step = 0; step < span.dividedBy(check); step++) {
+            pipeline.advance(check);
             released.addAll(ready.readRecordsToList());
         }
     }
@@ -103,10 +104,35 @@ class ProviderGateTest {
             assertThat(inTheMinute).as("released in the minute from %d", first.timestamp()).isLessThanOrEqualTo(100);
         }
         assertThat(acme.get(0).timestamp()).isGreaterThanOrEqualTo(T0.toEpochMilli() + 20_000);
-        // and paced, not starved: 99 a minute (the limit, less the one a window starting at a release holds), used,
-        // so the last leaves 1 000 / 99 minutes (606 s) after the reset
+        // and paced, not starved: 99 per 60.1 s (the limit less the burst a window starting at a release holds, over
+        // the minute and a check), used, so the last leaves 1 000 / 98.8 minutes (607 s) after the reset
         assertThat(acme.get(999).timestamp() - T0.toEpochMilli()).isBetween(620_000L, 632_000L);
         assertThat(health.readValuesToList()).isEmpty();
+    }
+
+    @Test
+    void aBudgetIdleForMinutesReleasesNoBurstAfterwardsAtMostTheLimitInAnyMinute() {
+        start(ProviderGateSettings.defaults());
+        for (int i = 0; i < 50; i++) {
+            results.pipeInput("acme-" + i, result("acme", "m1", "acme-" + i, failure("llm-rate-limit"), hundredAMinuteExhausted()), T0);
+        }
+        run(Duration.ofMinutes(10));
+        assertThat(of("acme")).hasSize(50);
+        released.clear();
+        // ten minutes idle: a bucket refilled to the limit would now let 100 go at once, and 99 more within the minute
+        // (rate limits that say nothing new of the budget, and are no circuit's failures)
+        for (int i = 0; i < 150; i++) {
+            results.pipeInput("later-" + i, result("acme", "m1", "later-" + i, failure("llm-rate-limit"), null),
+                    T0.plus(Duration.ofMinutes(10)));
+        }
+        run(Duration.ofMinutes(3));
+
+        List<TestRecord<String, RetryRequest>> later = of("acme");
+        assertThat(later).hasSize(150);
+        for (TestRecord<String, RetryRequest> first : later) {
+            assertThat(later.stream().filter(r -> r.timestamp() >= first.timestamp() && r.timestamp() < first.timestamp() + 60_000)
+                    .count()).as("released in the minute from %d", first.timestamp()).isLessThanOrEqualTo(100);
+        }
     }
 
     @Test

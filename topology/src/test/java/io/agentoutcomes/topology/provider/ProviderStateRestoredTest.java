@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.provider;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.OutcomeBucket;
@@ -59,8 +60,14 @@ class ProviderStateRestoredTest {
                 .setTokens(0).setUpdatedAt(NOW - 30_000).setBlockedUntil(0).setAdvertisedAt(NOW - 30_000).build();
         ProviderState state = restored(state(List.of(), List.of(blockOnly, perMinute)));
 
-        // 30 s at 60 a minute (the limit less one)
-        assertThat(RequestBudgets.allowance(state, NOW)).isEqualTo(30);
+        // a check every 100 ms releases at most one of 61 a minute, refilled at 60 per 60.1 s: after 30 s idle, the
+        // bucket holds one and a check's refill, not 30
+        assertThat(RequestBudgets.allowance(state, NOW, 100)).isEqualTo(1);
+        assertThat(state.getBudgets().get(0).getTokens()).isCloseTo(1 + 60 * 100 / 60_100.0, within(1e-9));
         assertThat(state.getBudgets()).extracting(RequestBudget::getWindow).containsExactly("requests_per_minute");
+        RequestBudget left = state.getBudgets().get(0);
+        left.setTokens(0);
+        RequestBudgets.refill(left, NOW + 601, 100);
+        assertThat(left.getTokens()).isCloseTo(0.6, within(1e-9));
     }
 }
