@@ -28,18 +28,28 @@ public record ProviderScope(String provider, String model) {
 
     /** The scope of a result, or null where it names no provider. */
     public static ProviderScope of(AgentResult result, By by) {
+        String provider = name(rawProvider(result));
+        if (provider == null) {
+            return null;
+        }
+        return new ProviderScope(provider, by == By.PROVIDER ? null : name(rawModel(result)));
+    }
+
+    /** The provider as the result spells it ({@code execution}, else {@code provider_data}), or null. */
+    static String rawProvider(AgentResult result) {
         if (result == null) {
             return null;
         }
         ExecutionMetadata execution = result.getExecution();
         ProviderData data = result.getProviderData();
-        String provider = name(execution == null ? null : execution.getProvider(), data == null ? null : data.getProvider());
-        if (provider == null) {
-            return null;
-        }
-        String model = by == By.PROVIDER ? null
-                : name(execution == null ? null : execution.getModel(), data == null ? null : data.getModel());
-        return new ProviderScope(provider, model);
+        return present(execution == null ? null : execution.getProvider(), data == null ? null : data.getProvider());
+    }
+
+    /** The model as the result spells it ({@code execution}, else {@code provider_data}), or null. */
+    static String rawModel(AgentResult result) {
+        ExecutionMetadata execution = result.getExecution();
+        ProviderData data = result.getProviderData();
+        return present(execution == null ? null : execution.getModel(), data == null ? null : data.getModel());
     }
 
     /** The record key and store key of the scope. */
@@ -52,8 +62,11 @@ public record ProviderScope(String provider, String model) {
         return model == null ? provider : provider + "/" + model;
     }
 
-    private static String name(String first, String second) {
-        String name = first != null && !first.isBlank() ? first : second;
+    private static String present(String first, String second) {
+        return first != null && !first.isBlank() ? first : second;
+    }
+
+    private static String name(String name) {
         if (name == null || name.isBlank()) {
             return null;
         }

@@ -27,6 +27,12 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
     private final ProviderGateSettings settings;
     private final Set<String> failureCodes;
     private final Map<String, ProviderSignal> tallies = new HashMap<>();
+    /**
+     * The tallies by the names as results spell them (provider, then model or ""): most results are found here without
+     * trimming, lower-casing or joining names, which costs allocations on every outcome.
+     */
+    private final Map<String, Map<String, ProviderSignal>> bySpelling = new HashMap<>();
+    private int spellings;
     private ProcessorContext<String, ProviderSignal> context;
     private long from;
 
@@ -46,18 +52,9 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
     public void process(Record<String, ClassifiedOutcome> record) {
         ClassifiedOutcome outcome = record.value();
         AgentResult result = outcome == null ? null : outcome.getAgentResult();
-        ProviderScope scope = ProviderScope.of(result, settings.scope());
-        if (scope == null) {
-            return;
-        }
-        ProviderSignal tally = tallies.get(scope.key());
+        ProviderSignal tally = tally(result);
         if (tally == null) {
-            if (tallies.size() >= settings.maxScopes()) {
-                return;
-            }
-            tally = ProviderSignal.newBuilder().setProvider(scope.provider()).setModel(scope.model()).setFrom(from).setTo(from)
-                    .setOutcomes(0L).setSuccesses(0L).setFailures(0L).setWindows(new ArrayList<>()).build();
-            tallies.put(scope.key(), tally);
+            return;
         }
         tally.setOutcomes(tally.getOutcomes() + 1);
         if (outcome.getResultType() == ResultType.SUCCESS) {
@@ -74,6 +71,33 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
         }
     }
 
+    /** The interval's tally of the result's scope; null where it names no provider or the scopes are at their bound. */
+    private ProviderSignal tally(AgentResult result) {
+        String provider = ProviderScope.rawProvider(result);
+        if (provider == null) {
+            return null;
+        }
+        String model = settings.scope() == ProviderScope.By.PROVIDER ? "" : ProviderScope.rawModel(result);
+        Map<String, ProviderSignal> models = bySpelling.get(provider);
+        ProviderSignal tally = models == null ? null : models.get(model == null ? "" : model);
+        if (tally != null) {
+            return tally;
+        }
+        ProviderScope scope = ProviderScope.of(result, settings.scope());
+        if (scope == null || spellings >= settings.maxScopes()) {
+            return null;
+        }
+        tally = tallies.get(scope.key());
+        if (tally == null) {
+            tally = ProviderSignal.newBuilder().setProvider(scope.provider()).setModel(scope.model()).setFrom(from).setTo(from)
+                    .setOutcomes(0L).setSuccesses(0L).setFailures(0L).setWindows(new ArrayList<>()).build();
+            tallies.put(scope.key(), tally);
+        }
+        bySpelling.computeIfAbsent(provider, p -> new HashMap<>()).put(model == null ? "" : model, tally);
+        spellings++;
+        return tally;
+    }
+
     private void send(long now) {
         for (Map.Entry<String, ProviderSignal> tally : tallies.entrySet()) {
             ProviderSignal signal = tally.getValue();
@@ -81,6 +105,8 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
             context.forward(new Record<>(tally.getKey(), signal, now));
         }
         tallies.clear();
+        bySpelling.clear();
+        spellings = 0;
         from = now;
     }
 }
