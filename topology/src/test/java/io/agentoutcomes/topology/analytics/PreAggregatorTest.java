@@ -60,7 +60,7 @@ class PreAggregatorTest {
         partials.init(context.getStateStoreContext(), partials);
         context.addStateStore(partials);
         context.setCurrentSystemTimeMs(STARTED_AT);
-        preAggregator = new PreAggregator(FLUSH_INTERVAL);
+        preAggregator = new PreAggregator(AnalyticsSettings.defaults());
         preAggregator.init(context);
     }
 
