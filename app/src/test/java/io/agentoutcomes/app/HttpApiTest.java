@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.HttpServers;
 import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -57,7 +58,7 @@ class HttpApiTest {
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, 100, new RestoreTracker(), Map.of());
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of());
     }
 
     @AfterEach
