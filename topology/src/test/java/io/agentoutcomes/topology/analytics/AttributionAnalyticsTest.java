@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Attribution;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.CostSource;
 import io.agentoutcomes.avro.ExecutionMetadata;
@@ -178,5 +179,24 @@ class AttributionAnalyticsTest {
         pipeline.advance(Duration.ofSeconds(1));
 
         assertThat(latest(minutes.readKeyValuesToList())).containsOnlyKeys(key("1m", "", "search"));
+    }
+
+    @Test
+    void aJsonResultIsAttributedByItsFieldsAndItsHeadersAndClassifiedWithIt() {
+        start(EnumSet.of(Dimension.TENANT, Dimension.TEAM), 1000);
+        TestInputTopic<byte[], byte[]> json = pipeline.bytesInput(pipeline.topics.agentResultsJson.name());
+        TestOutputTopic<String, ClassifiedOutcome> classified = pipeline.output(pipeline.topics.outcomesClassified);
+        json.pipeInput(StageDriver.textRecord("t-1", "{\"taskId\": \"t-1\", \"status\": \"success\", \"data\": {},"
+                        + " \"team\": \"search\", \"execution\": {\"model\": \"gpt-4o-mini\", \"provider\": \"openai\","
+                        + " \"cost\": 0.125}}",
+                headers(HeaderNames.AGENT_ID, "summarizer", HeaderNames.TENANT_ID, " acme ", HeaderNames.TEAM, "ignored"),
+                T0.plusSeconds(1)));
+        pipeline.advance(Duration.ofSeconds(1));
+
+        assertThat(classified.readValuesToList()).extracting(outcome -> outcome.getAgentResult().getAttribution())
+                .containsExactly(new Attribution("acme", "search", null, List.of()));
+        Map<String, AgentMetrics> windows = latest(minutes.readKeyValuesToList());
+        assertThat(windows).containsOnlyKeys(key("1m", "acme", "search"));
+        assertThat(windows.get(key("1m", "acme", "search")).getCostTotal()).isEqualByComparingTo("0.125");
     }
 }
