@@ -95,7 +95,8 @@ class HttpApiTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "/analytics?window=2m | bad request | window must be 1m, 1h or total and by agent, model or provider; got window=2m, by=agent",
+        "/analytics?window=2m | bad request | window must be 1m, 1h or total and by agent, model, provider, tenant, team, user or tag; got window=2m, by=agent",
+        "/analytics?by=user | bad request | by=user: the analytics windows are not keyed by user; add it to analytics.dimensions (docs/analytics.md#dimensions)",
         "/analytics/export?window=week | bad request | window must be 1m, 1h or total; got week",
         "/jobs?limit=abc | bad request | limit must be a whole number from 1 to 500; got abc",
         "/jobs?limit=501 | bad request | limit must be a whole number from 1 to 500; got 501",
