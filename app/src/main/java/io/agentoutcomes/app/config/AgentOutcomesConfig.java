@@ -131,8 +131,6 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final ProviderGateSettings PROVIDER_DEFAULTS = ProviderGateSettings.defaults();
     private static final ProviderGateSettings.CircuitSettings CIRCUIT_DEFAULTS = PROVIDER_DEFAULTS.circuit();
 
-    private static final String ATTRIBUTION_LABELS = "tenant, team, user, tag";
-
     /** The declarations; the settings table of docs/operations.md is generated from them. */
     public static final ConfigDef CONFIG = new Declarations()
             .group(KAFKA)
@@ -194,8 +192,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(ANALYTICS_FLUSH_INTERVAL_MS, Type.LONG, ANALYTICS_DEFAULTS.flushInterval().toMillis(), Check.atLeast(1), "How often each task sends its partial aggregates on (docs/analytics.md).")
             .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")
             .define(ANALYTICS_MAX_LABEL_SETS, Type.INT, ANALYTICS_DEFAULTS.maxLabelSets(), Check.between(1, 100_000), "Label sets (agent, model, provider, and tenant and team where they key the windows) that get their own Prometheus series, the most expensive first; the rest are summed under _other.")
-            .define(ANALYTICS_DIMENSIONS, Type.LIST, ANALYTICS_DEFAULTS.dimensions().stream().map(Dimension::label).toList(), new Check("agent, model, provider, and any of " + ATTRIBUTION_LABELS,
-                    v -> validDimensions((List<?>) v), (name, v) -> name + " must list agent, model and provider and may add " + ATTRIBUTION_LABELS + ", was " + v), "What keys the analytics windows (docs/analytics.md#dimensions): agent, model and provider always, and any of tenant, team, user, tag (the result's first tag). Each one multiplies the aggregates kept and published; tenant and team also label the domain meters, user and tag never do.")
+            .define(ANALYTICS_DIMENSIONS, Type.LIST, ANALYTICS_DEFAULTS.dimensions().stream().map(Dimension::label).toList(), Check.parsedBy("agent, model, provider, and any of tenant, team, user, tag", v -> Dimension.parseListed((List<?>) v)), "What keys the analytics windows (docs/analytics.md#dimensions): agent, model and provider always, and any of tenant, team, user, tag (the result's first tag). Each one multiplies the aggregates kept and published; tenant and team also label the domain meters, user and tag never do.")
             .define(ANALYTICS_DIMENSION_MAX_VALUES, Type.INT, AnalyticsSettings.DEFAULT_MAX_DIMENSION_VALUES, Check.between(1, 1_000_000), "Distinct values each attribution dimension (tenant, team, user, tag) takes per task and hour window; later values are counted under _other.")
             .define(ANALYTICS_ENABLED, Type.BOOLEAN, ANALYTICS_DEFAULTS.enabled(), null, "Whether the analytics stage runs at all.")
             .define(PRICING_FILE, Type.STRING, "", null, "A price table in genai-prices' format (docs/analytics.md, \"Prices\") whose providers are looked up before the shipped table's. Empty: the shipped table only.")
@@ -321,16 +318,6 @@ public final class AgentOutcomesConfig extends AbstractConfig {
 
         ConfigDef configDef() {
             return def;
-        }
-    }
-
-    /** Whether a list names the core dimensions and otherwise only dimensions that exist. */
-    private static boolean validDimensions(List<?> labels) {
-        try {
-            List<String> named = labels.stream().map(label -> Dimension.of(label.toString().trim()).label()).toList();
-            return named.containsAll(Dimension.CORE.stream().map(Dimension::label).toList());
-        } catch (IllegalArgumentException e) {
-            return false;
         }
     }
 }

@@ -174,10 +174,7 @@ public final class DomainMeters {
         durations = durationSnapshot.build();
     }
 
-    /**
-     * Rows merged by label set: two provider spellings with one well-known value (azure, azure-openai) are one, and so
-     * are the rows of one label set apart only in dimensions that label nothing.
-     */
+    /** Rows merged by label set: two provider spellings of one well-known value, or rows apart only in user or tag. */
     private Map<Tags, AgentMetrics> byLabels(List<AgentMetrics> rows) {
         Map<Tags, AgentMetrics> byLabels = new LinkedHashMap<>();
         for (AgentMetrics row : rows) {
@@ -186,10 +183,7 @@ public final class DomainMeters {
         return byLabels;
     }
 
-    /**
-     * A label per labelled dimension (a provider by its well-known name; {@value Dimensions#UNKNOWN} for a total
-     * written before the dimension keyed the windows), and the operation.
-     */
+    /** A label per labelled dimension (a provider by its well-known name; null: unknown), and the operation. */
     private Tags labels(AgentMetrics m) {
         Tags tags = Tags.empty();
         for (Dimension dimension : labelled) {

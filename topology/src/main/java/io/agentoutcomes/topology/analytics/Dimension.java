@@ -115,6 +115,16 @@ public enum Dimension {
         throw new IllegalArgumentException("no dimension " + label);
     }
 
+    /** The dimensions a setting lists (any case): the core ones must be among them. */
+    public static Set<Dimension> parseListed(List<?> labels) {
+        Set<Dimension> listed = parse(labels.stream().map(Object::toString).toList());
+        List<String> named = labels.stream().map(label -> label.toString().trim().toLowerCase(Locale.ROOT)).toList();
+        if (!named.containsAll(CORE.stream().map(Dimension::label).toList())) {
+            throw new IllegalArgumentException("agent, model and provider must be listed, was " + labels);
+        }
+        return listed;
+    }
+
     /** The dimensions named in a list (any case), the core ones always among them. */
     public static Set<Dimension> parse(List<String> labels) {
         Set<Dimension> keyed = EnumSet.copyOf(CORE);
