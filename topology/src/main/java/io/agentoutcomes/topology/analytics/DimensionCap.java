@@ -14,7 +14,7 @@ import java.util.TreeMap;
  * Dimensions#UNKNOWN} never counts against the cap. Held in memory: after a restart a task admits afresh, so a window
  * may hold up to twice the cap per task; the counts stay exact. Not thread-safe (one per task).
  */
-final class DimensionCap {
+public final class DimensionCap {
     static final String OTHER = "_other";
     /** Hours kept: the current one and those late records (within the grace) may still fall in. */
     private static final int HOURS_KEPT = 3;
@@ -26,13 +26,13 @@ final class DimensionCap {
     private long lastHour = Long.MIN_VALUE;
     private Map<Dimension, Set<String>> lastSeen;
 
-    DimensionCap(Set<Dimension> keyed, int maxValues) {
+    public DimensionCap(Set<Dimension> keyed, int maxValues) {
         this.capped = keyed.stream().filter(Dimension::attributed).toArray(Dimension[]::new);
         this.maxValues = maxValues;
     }
 
     /** The key with each attribution value past the cap of its hour replaced by {@value #OTHER}. */
-    Dimensions admit(long timestamp, Dimensions key) {
+    public Dimensions admit(long timestamp, Dimensions key) {
         if (capped.length == 0) {
             return key;
         }
