@@ -177,7 +177,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
         RestoreTracker restores = new RestoreTracker();
         streams.setGlobalStateRestoreListener(restores);
-        http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores,
+        http.attach(streams, self, metrics, config.analytics(), restores,
                 StoreTopics.of(topology.describe(), config.applicationId()),
                 new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()));
         streams.start();

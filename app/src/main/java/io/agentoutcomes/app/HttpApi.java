@@ -16,6 +16,7 @@ import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.app.metrics.MetricsRoute;
 import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.redrive.RedriveRoutes;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -68,12 +69,12 @@ public final class HttpApi implements AutoCloseable {
      * Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics, and
      * redriving dead letters with {@code redrive}.
      */
-    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, int maxLabelSets,
+    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, AnalyticsSettings settings,
                        RestoreTracker restores, Map<String, Set<String>> storeTopics, Redrive redrive) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         JobQueries jobs = new JobQueries(fanOut);
-        AnalyticsQueries analytics = new AnalyticsQueries(fanOut);
-        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, maxLabelSets);
+        AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.dimensions());
+        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings);
         health.attach(streams, restores);
         ProviderQueries providers = new ProviderQueries(fanOut);
         attached = new Attached(new QueryRoutes(jobs, analytics, providers, self.host() + ":" + self.port()),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.HttpServers;
 import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -57,7 +58,8 @@ class HttpApiTest {
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, 100, new RestoreTracker(), Map.of(), null);
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
+                null);
     }
 
     @AfterEach
@@ -94,7 +96,8 @@ class HttpApiTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "/analytics?window=2m | bad request | window must be 1m, 1h or total and by agent, model or provider; got window=2m, by=agent",
+        "/analytics?window=2m | bad request | window must be 1m, 1h or total and by agent, model, provider, tenant, team, user or tag; got window=2m, by=agent",
+        "/analytics?by=user | bad request | by=user: the analytics windows are not keyed by user; add it to analytics.dimensions (docs/analytics.md#dimensions)",
         "/analytics/export?window=week | bad request | window must be 1m, 1h or total; got week",
         "/jobs?limit=abc | bad request | limit must be a whole number from 1 to 500; got abc",
         "/jobs?limit=501 | bad request | limit must be a whole number from 1 to 500; got 501",

@@ -72,11 +72,6 @@ class MetricsEndpointTest {
     /** The rejection counters on the first scrape, before any input. */
     private static List<Map<String, String>> rejectedAtStart;
     private static String prefix;
-    /**
-     * Labels the dashboard filters by before the meters have them: {@code tenant}, the dimension another task of
-     * issue 23 adds. Its variable's All ({@code .*}) matches every series while no series has the label.
-     */
-    private static final Set<String> PENDING_LABELS = Set.of("tenant");
 
     @BeforeAll
     static void startAndLoad() throws Exception {
@@ -241,14 +236,12 @@ class MetricsEndpointTest {
             assertThat(variable.get("definition").asText()).isEqualTo(query);
             assertThat(variable.get("query").get("query").asText()).isEqualTo(query);
             assertThat(variable.get("datasource").get("uid").asText()).isEqualTo("${datasource}");
-            // All is .*, which also matches a series without the label (tenant, until it is a dimension)
+            // All is .*, which also matches a series without the label (tenant, when analytics.dimensions leaves it out)
             assertThat(variable.get("includeAll").asBoolean()).as(name).isTrue();
             assertThat(variable.get("multi").asBoolean()).as(name).isTrue();
             assertThat(variable.get("allValue").asText()).as(name).isEqualTo(".*");
-            if (!PENDING_LABELS.contains(label)) {
-                assertThat(samples.get("agent_outcomes_results_total")).as("%s on agent_outcomes_results_total", label)
-                        .allSatisfy(labels -> assertThat(labels).containsKey(label));
-            }
+            assertThat(samples.get("agent_outcomes_results_total")).as("%s on agent_outcomes_results_total", label)
+                    .allSatisfy(labels -> assertThat(labels).containsKey(label));
         });
         int narrowed = 0;
         for (JsonNode query : selectors(dashboard())) {
@@ -330,8 +323,7 @@ class MetricsEndpointTest {
 
     /**
      * A query (of {@link #selectors}) parses and names only metrics and labels on /metrics, besides {@code synthetic}
-     * metrics and the labels Prometheus adds; a {@link #PENDING_LABELS pending label} only as a Grafana variable's
-     * matcher, which matches every series while the label is not there.
+     * metrics and the labels Prometheus adds.
      */
     private static void assertOnMetrics(JsonNode query, Set<String> synthetic) {
         String expr = query.get("expr").asText();
@@ -349,10 +341,6 @@ class MetricsEndpointTest {
             samples.get(metric).forEach(set -> labels.addAll(set.keySet()));
             for (JsonNode label : selector.get("labels")) {
                 String name = label.asText();
-                if (PENDING_LABELS.contains(name) && !labels.contains(name)) {
-                    assertThat(expr).as("pending label %s in %s", name, expr).contains(name + "=~\"$" + name + "\"");
-                    continue;
-                }
                 assertThat(labels).as("label %s of %s in %s", name, metric, expr).contains(name);
             }
             queryLabels.addAll(labels);

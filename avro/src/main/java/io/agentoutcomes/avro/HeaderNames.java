@@ -14,6 +14,14 @@ public final class HeaderNames {
     /** In: the attempt a result is of. On {@code retry-ready}: the attempt to run next; on {@code dead-letter}: the one that stopped. */
     public static final String ATTEMPT = "attempt";
     public static final String RESULT_ID = "result-id";
+    /**
+     * Attribution of a result's spend (docs/ingestion.md#attribution): filling what the value does not say; {@code tags}
+     * is comma-separated.
+     */
+    public static final String TENANT_ID = "tenant-id";
+    public static final String TEAM = "team";
+    public static final String USER_ID = "user-id";
+    public static final String TAGS = "tags";
     /** {@code vat-envelope}, {@code flatagents} or {@code review-agent}: a JSON record's dialect, skipping shape detection. */
     public static final String DIALECT = "dialect";
     /** On {@code retry-ready}: when the retry was due, ISO-8601 UTC. */

@@ -2,6 +2,9 @@ package io.agentoutcomes.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.agentoutcomes.avro.registry.CompatibilityLevel;
 import io.agentoutcomes.avro.registry.SchemaRegistryState;
 import java.io.ByteArrayOutputStream;
@@ -11,8 +14,10 @@ import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
@@ -71,16 +76,24 @@ class ContractVersionsTest {
     }
 
     /** Fields added since contract 2 was released, each nullable or with a default (docs/schemas.md). */
-    private static final List<String> ADDED_SINCE = List.of("reasoningTokens");
+    private static final Set<String> ADDED_SINCE = Set.of("reasoningTokens", "attribution", "tenant", "team", "user", "tag");
 
-    /** A record's schema as contract 2 released it: today's without the fields added since. */
-    private static Schema released(String record) {
-        String json = contractTwo(record).toString();
-        for (String field : ADDED_SINCE) {
-            // an added field's declaration holds no object: its type is a primitive or a union of primitives
-            json = json.replaceAll(",\\{\"name\":\"" + field + "\"[^{}]*\\}", "");
+    /** A record's schema as contract 2 released it: today's without the fields added since, wherever they are nested. */
+    private static Schema released(String record) throws IOException {
+        JsonNode schema = new ObjectMapper().readTree(contractTwo(record).toString());
+        withoutAddedFields(schema);
+        return new Schema.Parser().parse(schema.toString());
+    }
+
+    private static void withoutAddedFields(JsonNode node) {
+        if (node.isObject() && node.get("fields") instanceof ArrayNode fields) {
+            for (Iterator<JsonNode> field = fields.elements(); field.hasNext(); ) {
+                if (ADDED_SINCE.contains(field.next().get("name").asText())) {
+                    field.remove();
+                }
+            }
         }
-        return new Schema.Parser().parse(json);
+        node.elements().forEachRemaining(ContractVersionsTest::withoutAddedFields);
     }
 
     /**
@@ -111,6 +124,35 @@ class ContractVersionsTest {
                 .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
         assertThat(read).isEqualTo(written);
         assertThat(read.getExecution().getUsage().getReasoningTokens()).isNull();
+    }
+
+    /**
+     * Issue 23 added {@code AgentResult.attribution} (a nullable record, null by default) and the attribution
+     * dimensions of {@code AgentMetrics} (nullable strings): a reader of contract 2 as released skips them, and a
+     * record written before them reads them null.
+     */
+    @Test
+    void attributionIsAnAdditionReadersOfEitherVersionRead() throws IOException {
+        assertThat(released("AgentResult").getField("attribution")).isNull();
+        assertThat(released("AgentMetrics").getField("tenant")).isNull();
+        AgentResult attributed = AgentResult.newBuilder(Records.success())
+                .setAttribution(new Attribution("acme", "search", "u-1", List.of("batch"))).build();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        new SpecificDatumWriter<AgentResult>(AgentResult.getClassSchema()).write(attributed, encoder);
+        encoder.flush();
+        GenericRecord asReleased = new GenericDatumReader<GenericRecord>(AgentResult.getClassSchema(), released("AgentResult"))
+                .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        assertThat(asReleased.get("resultId").toString()).isEqualTo(attributed.getResultId());
+
+        ByteArrayOutputStream before = new ByteArrayOutputStream();
+        BinaryEncoder beforeEncoder = EncoderFactory.get().binaryEncoder(before, null);
+        new GenericDatumWriter<GenericRecord>(released("AgentResult")).write(asReleased, beforeEncoder);
+        beforeEncoder.flush();
+        AgentResult read = new SpecificDatumReader<AgentResult>(released("AgentResult"), AgentResult.getClassSchema())
+                .read(null, DecoderFactory.get().binaryDecoder(before.toByteArray(), null));
+        assertThat(read.getAttribution()).isNull();
+        assertThat(AgentResult.newBuilder(read).setAttribution(attributed.getAttribution()).build()).isEqualTo(attributed);
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.agentoutcomes.topology;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
+import io.agentoutcomes.topology.attribution.AttributeResults;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.pricing.PriceResults;
@@ -37,9 +38,12 @@ public final class AgentOutcomesTopology {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics, settings.input());
         Intake read = Intake.build(builder, topics, settings.input());
-        // Priced before classification, so every stage after it (and every reader of its topics) sees one cost.
-        Intake intake = new Intake(read.agentResults().processValues(() -> new PriceResults(settings.pricing()),
-                Named.as("agent-results-price")), read.nodeFinished(), read.continuationEvents());
+        // Attributed and priced before classification, so every stage after it (and every reader of its topics) sees
+        // one attribution and one cost.
+        Intake intake = new Intake(read.agentResults()
+                .processValues(AttributeResults::new, Named.as("agent-results-attribute"))
+                .processValues(() -> new PriceResults(settings.pricing()), Named.as("agent-results-price")),
+                read.nodeFinished(), read.continuationEvents());
         ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
                 settings.taskRetention());
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may

@@ -7,6 +7,7 @@ import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
@@ -84,6 +85,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String ANALYTICS_GRACE_MS = "analytics.grace.ms";
     public static final String ANALYTICS_MAX_LABEL_SETS = "analytics.metrics.max.label.sets";
     public static final String ANALYTICS_ENABLED = "analytics.enabled";
+    public static final String ANALYTICS_DIMENSIONS = "analytics.dimensions";
+    public static final String ANALYTICS_DIMENSION_MAX_VALUES = "analytics.dimension.max.values";
     public static final String PRICING_FILE = "pricing.file";
     public static final String PRICING_MISMATCH_TOLERANCE = "pricing.mismatch.tolerance";
     public static final String PROVIDER_GATE_ENABLED = "provider.gate.enabled";
@@ -188,7 +191,9 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .group(ANALYTICS)
             .define(ANALYTICS_FLUSH_INTERVAL_MS, Type.LONG, ANALYTICS_DEFAULTS.flushInterval().toMillis(), Check.atLeast(1), "How often each task sends its partial aggregates on (docs/analytics.md).")
             .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")
-            .define(ANALYTICS_MAX_LABEL_SETS, Type.INT, ANALYTICS_DEFAULTS.maxLabelSets(), Check.between(1, 100_000), "Agent/model/provider combinations that get their own Prometheus series.")
+            .define(ANALYTICS_MAX_LABEL_SETS, Type.INT, ANALYTICS_DEFAULTS.maxLabelSets(), Check.between(1, 100_000), "Label sets (agent, model, provider, and tenant and team where they key the windows) that get their own Prometheus series, the most expensive first; the rest are summed under _other.")
+            .define(ANALYTICS_DIMENSIONS, Type.LIST, ANALYTICS_DEFAULTS.dimensions().stream().map(Dimension::label).toList(), Check.parsedBy("agent, model, provider, and any of tenant, team, user, tag", v -> Dimension.parseListed((List<?>) v)), "What keys the analytics windows (docs/analytics.md#dimensions): agent, model and provider always, and any of tenant, team, user, tag (the result's first tag). Each one multiplies the aggregates kept and published; tenant and team also label the domain meters, user and tag never do.")
+            .define(ANALYTICS_DIMENSION_MAX_VALUES, Type.INT, AnalyticsSettings.DEFAULT_MAX_DIMENSION_VALUES, Check.between(1, 1_000_000), "Distinct values each attribution dimension (tenant, team, user, tag) takes per task and hour window; later values are counted under _other.")
             .define(ANALYTICS_ENABLED, Type.BOOLEAN, ANALYTICS_DEFAULTS.enabled(), null, "Whether the analytics stage runs at all.")
             .define(PRICING_FILE, Type.STRING, "", null, "A price table in genai-prices' format (docs/analytics.md, \"Prices\") whose providers are looked up before the shipped table's. Empty: the shipped table only.")
             .define(PRICING_MISMATCH_TOLERANCE, Type.DOUBLE, PricingSettings.DEFAULT_TOLERANCE.doubleValue(), Check.between(0.0, 100.0), "How far a reported cost may be from the one computed from the price table, as a fraction of the computed cost, before agent_outcomes_cost_mismatch_total counts it.")

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.config;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.common.config.ConfigDef;
@@ -78,12 +79,20 @@ public record Check(String description, Predicate<Object> valid, Problem problem
         }, (name, v) -> name + " must be user:password, both non-empty (the value is not shown)");
     }
 
-    /** A value {@code parser} accepts; its error message is the parser's. */
+    /** A value {@code parser} accepts; its error message is the parser's (an IllegalArgumentException's after the name). */
     public static Check parsedBy(String description, Function<Object, ?> parser) {
-        return new Check(description, v -> {
-            parser.apply(v);
-            return true;
-        }, (name, v) -> name + " is not valid: " + v);
+        return new Check(description, v -> refusal(parser, v) == null,
+                (name, v) -> name + " is not valid: " + Objects.requireNonNullElse(refusal(parser, v), v));
+    }
+
+    /** Why {@code parser} refuses a value; null when it takes it. */
+    private static String refusal(Function<Object, ?> parser, Object value) {
+        try {
+            parser.apply(value);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
     }
 
     /** Prefixes another check's message, keeping its description. */

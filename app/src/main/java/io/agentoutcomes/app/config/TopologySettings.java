@@ -3,6 +3,7 @@ package io.agentoutcomes.app.config;
 import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.pricing.PriceTable;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.provider.ProviderGateSettings;
@@ -24,12 +25,14 @@ public final class TopologySettings {
     private TopologySettings() {
     }
 
-    /** How the analytics windows are kept and flushed, and how many label sets the meters show. */
+    /** How the analytics windows are keyed, kept and flushed, and how many label sets the meters show. */
     public static AnalyticsSettings analytics(AgentOutcomesConfig config) {
         return new AnalyticsSettings(Duration.ofMillis(config.getLong(AgentOutcomesConfig.ANALYTICS_FLUSH_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(AgentOutcomesConfig.ANALYTICS_GRACE_MS)),
                 config.getInt(AgentOutcomesConfig.ANALYTICS_MAX_LABEL_SETS),
-                config.getBoolean(AgentOutcomesConfig.ANALYTICS_ENABLED));
+                config.getBoolean(AgentOutcomesConfig.ANALYTICS_ENABLED),
+                Dimension.parse(config.getList(AgentOutcomesConfig.ANALYTICS_DIMENSIONS)),
+                config.getInt(AgentOutcomesConfig.ANALYTICS_DIMENSION_MAX_VALUES));
     }
 
     /** The price table (a user's file over the shipped one, if set) and the tolerance of a reported cost. */

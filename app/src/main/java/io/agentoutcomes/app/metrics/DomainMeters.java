@@ -23,6 +23,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.HdrHistogram.AbstractHistogram;
 
@@ -30,7 +32,8 @@ import org.HdrHistogram.AbstractHistogram;
  * The pipeline's domain meters, read from the analytics running totals this instance holds (so they are exactly-once,
  * like the totals; Prometheus sums the instances). Every series is labelled with the OpenTelemetry GenAI attributes
  * {@code gen_ai.operation.name} ({@code invoke_agent}; {@code invoke_workflow} for workflow nodes), {@code gen_ai.agent.id},
- * {@code gen_ai.request.model} and {@code gen_ai.provider.name} ({@link GenAiConventions}). What each counts is
+ * {@code gen_ai.request.model} and {@code gen_ai.provider.name} ({@link GenAiConventions}), and {@code tenant} and
+ * {@code team} where they key the analytics windows (never the user or tag: too many series). What each counts is
  * {@link Figures}' definition, the same as the report's, {@code /analytics}' and the dashboard's:
  * <ul>
  *   <li>counters ({@code _total}): results by type, failures by {@code error.type}, tokens by {@code gen_ai.token.type}
@@ -55,6 +58,8 @@ public final class DomainMeters {
 
     private final Supplier<List<AgentMetrics>> totals;
     private final int maxLabelSets;
+    /** The dimensions that label the series: those keyed that are bounded enough for Prometheus, in their order. */
+    private final Dimension[] labelled;
     private final CounterFamily results;
     private final CounterFamily failures;
     private final CounterFamily tokens;
@@ -69,8 +74,15 @@ public final class DomainMeters {
     private volatile HistogramSnapshot durations = HistogramSnapshot.builder().name(DURATION).build();
 
     public DomainMeters(PrometheusMeterRegistry registry, Supplier<List<AgentMetrics>> totals, int maxLabelSets) {
+        this(registry, totals, maxLabelSets, Dimension.DEFAULTS);
+    }
+
+    /** @param keyed what keys the analytics windows; those with a {@link Dimension#metricLabel()} label the series */
+    public DomainMeters(PrometheusMeterRegistry registry, Supplier<List<AgentMetrics>> totals, int maxLabelSets,
+                       Set<Dimension> keyed) {
         this.totals = totals;
         this.maxLabelSets = maxLabelSets;
+        this.labelled = keyed.stream().filter(Dimension::metricLabel).sorted().toArray(Dimension[]::new);
         results = new CounterFamily(registry, "agent_outcomes_results", "Classified results by result type");
         failures = new CounterFamily(registry, "agent_outcomes_failures",
                 "Failed results by canonical error code (error.type): a breakdown of the failure types of agent_outcomes_results");
@@ -105,16 +117,12 @@ public final class DomainMeters {
 
     /** Reads the totals again; call before a scrape. While they cannot be read completely, the meters keep their values. */
     public void refresh() {
-        List<AgentMetrics> rows;
+        Map<Tags, AgentMetrics> byLabels;
         try {
-            rows = capped(totals.get());
+            // the cap counts label sets, so totals of dimensions that are no label (user, tag) are merged first
+            byLabels = byLabels(capped(List.copyOf(byLabels(totals.get()).values())));
         } catch (QueryUnavailable e) {
             return;
-        }
-        Map<Tags, AgentMetrics> byLabels = new LinkedHashMap<>();
-        for (AgentMetrics row : rows) {
-            // two provider spellings with one well-known value (azure, azure-openai) are one label set
-            byLabels.merge(labels(row), row, MetricsAggregator::merge);
         }
         Values resultValues = new Values();
         Values failureValues = new Values();
@@ -166,11 +174,20 @@ public final class DomainMeters {
         durations = durationSnapshot.build();
     }
 
-    /** A label per dimension (a provider by its well-known name), and the operation. */
-    private static Tags labels(AgentMetrics m) {
+    /** Rows merged by label set: two provider spellings of one well-known value, or rows apart only in user or tag. */
+    private Map<Tags, AgentMetrics> byLabels(List<AgentMetrics> rows) {
+        Map<Tags, AgentMetrics> byLabels = new LinkedHashMap<>();
+        for (AgentMetrics row : rows) {
+            byLabels.merge(labels(row), row, MetricsAggregator::merge);
+        }
+        return byLabels;
+    }
+
+    /** A label per labelled dimension (a provider by its well-known name; null: unknown), and the operation. */
+    private Tags labels(AgentMetrics m) {
         Tags tags = Tags.empty();
-        for (Dimension dimension : Dimension.values()) {
-            String value = dimension.of(m);
+        for (Dimension dimension : labelled) {
+            String value = Objects.requireNonNullElse(dimension.of(m), Dimensions.UNKNOWN);
             tags = tags.and(dimension.attribute(),
                     dimension == Dimension.PROVIDER ? GenAiConventions.providerName(value) : value);
         }

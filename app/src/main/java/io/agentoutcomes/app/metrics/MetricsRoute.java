@@ -8,6 +8,7 @@ import io.agentoutcomes.app.http.HttpExchanges;
 import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.function.Supplier;
@@ -28,11 +29,11 @@ public final class MetricsRoute {
 
     /** Registers the domain meters of this Kafka Streams instance; {@code totals}: its analytics' running totals. */
     public MetricsRoute(PrometheusMeterRegistry registry, KafkaStreams streams, Supplier<List<AgentMetrics>> totals,
-                        int maxLabelSets) {
+                        AnalyticsSettings analytics) {
         this.registry = registry;
         RejectionMeters.register(registry, streams);
         PricingMeters.register(registry, streams);
-        this.domainMeters = new DomainMeters(registry, totals, maxLabelSets);
+        this.domainMeters = new DomainMeters(registry, totals, analytics.maxLabelSets(), analytics.dimensions());
         this.retryMeters = new RetryScheduleMeters(registry, streams);
         this.providerMeters = new ProviderGateMeters(registry, streams);
     }

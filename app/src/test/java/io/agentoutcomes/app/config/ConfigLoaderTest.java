@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.analytics.Dimension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -173,5 +175,22 @@ class ConfigLoaderTest {
         assertThat(AgentOutcomesConfig.isSecret("ssl.truststore.password")).isTrue();
         assertThat(AgentOutcomesConfig.isSecret("main.consumer.sasl.jaas.config")).isTrue();
         assertThat(AgentOutcomesConfig.isSecret("client.id")).isFalse();
+    }
+
+    @Test
+    void analyticsDimensionsDefaultToTheCoreAndTenantAndAddOnlyWhatIsListed() {
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).analytics().dimensions())
+                .containsExactly(Dimension.AGENT, Dimension.MODEL, Dimension.PROVIDER, Dimension.TENANT);
+        AnalyticsSettings settings = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
+                "analytics.dimensions", "agent, model, provider, User, tag", "analytics.dimension.max.values", "50")).analytics();
+        assertThat(settings.dimensions())
+                .containsExactly(Dimension.AGENT, Dimension.MODEL, Dimension.PROVIDER, Dimension.USER, Dimension.TAG);
+        assertThat(settings.maxDimensionValues()).isEqualTo(50);
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.dimensions", "tenant")))
+                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .hasMessage("analytics.dimensions is not valid: agent, model and provider must be listed, was [tenant]");
+        assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.dimensions",
+                "agent,model,provider,region"))).isInstanceOf(ConfigLoader.ConfigError.class)
+                .hasMessage("analytics.dimensions is not valid: no dimension region");
     }
 }

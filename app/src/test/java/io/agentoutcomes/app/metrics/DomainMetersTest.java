@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.DurationSketch;
 import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
@@ -14,6 +15,7 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -228,7 +230,7 @@ class DomainMetersTest {
         String scrape = registry.scrape();
         assertThat(scrape).contains("# TYPE agent_outcomes_duration_seconds histogram")
                 .contains("agent_outcomes_duration_seconds_bucket{gen_ai_agent_id=\"a\",gen_ai_operation_name=\"invoke_agent\","
-                        + "gen_ai_provider_name=\"p\",gen_ai_request_model=\"m\",le=\"0.005\"} 1")
+                        + "gen_ai_provider_name=\"p\",gen_ai_request_model=\"m\",tenant=\"unknown\",le=\"0.005\"} 1")
                 .contains("le=\"0.05\"} 3").contains("le=\"1.0\"} 4").contains("le=\"60.0\"} 5").contains("le=\"120.0\"} 6")
                 .contains("le=\"+Inf\"} 6").doesNotContain("quantile");
     }
@@ -261,5 +263,58 @@ class DomainMetersTest {
         meters.refresh();
 
         assertThat(counter("agent_outcomes_retries", "gen_ai_agent_id")).isEqualTo(Map.of("a", 1.0));
+    }
+
+    private static AgentMetrics attributed(String tenant, String team, String user, String tag, String cost) {
+        AgentMetrics metrics = MetricsAggregator.empty(Dimensions.of("agent", "m", "p", tenant, team, user, tag));
+        metrics.setCostTotal(new BigDecimal(cost).setScale(12));
+        metrics.setRetries(1);
+        return metrics;
+    }
+
+    @Test
+    void tenantAndTeamLabelTheSeriesWhenTheyKeyTheWindowsAndUserAndTagNever() {
+        List<AgentMetrics> all = List.of(attributed("acme", "search", "u-1", "batch", "1"),
+                attributed("acme", "search", "u-2", "eu", "2"), attributed("globex", "search", "u-3", "batch", "4"));
+        DomainMeters meters = new DomainMeters(registry, () -> all, 10, EnumSet.allOf(Dimension.class));
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_cost_usd", "tenant")).isEqualTo(Map.of("acme", 3.0, "globex", 4.0));
+        CounterSnapshot cost = (CounterSnapshot) snapshot("agent_outcomes_cost_usd");
+        assertThat(cost.getDataPoints()).hasSize(2).allSatisfy(point -> {
+            assertThat(point.getLabels().get("team")).isEqualTo("search");
+            assertThat(point.getLabels().contains("user_id")).isFalse();
+            assertThat(point.getLabels().contains("tag")).isFalse();
+        });
+    }
+
+    @Test
+    void theCapCountsLabelSetsSoAThousandUsersOfOneTenantAreOneSeries() {
+        List<AgentMetrics> all = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            all.add(attributed("acme", null, "u-" + i, null, "1"));
+        }
+        all.add(attributed("globex", null, "u-9", null, "10"));
+        all.add(attributed("initech", null, "u-9", null, "0.5"));
+        DomainMeters meters = new DomainMeters(registry, () -> all, 2, EnumSet.of(Dimension.TENANT, Dimension.USER));
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_cost_usd", "tenant")).isEqualTo(Map.of("globex", 10.0, DomainMeters.OTHER, 5.5));
+        assertThat(counter("agent_outcomes_retries", "tenant")).isEqualTo(Map.of("globex", 1.0, DomainMeters.OTHER, 6.0));
+    }
+
+    @Test
+    void byDefaultTheTenantLabelsEverySeriesAndATotalWrittenBeforeItReadsUnknown() {
+        AgentMetrics before = totals("agent-1", "0.5");
+        AgentMetrics acme = attributed("acme", null, null, null, "0.25");
+        DomainMeters meters = new DomainMeters(registry, () -> List.of(before, acme), 10);
+
+        meters.refresh();
+
+        assertThat(counter("agent_outcomes_cost_usd", "tenant")).isEqualTo(Map.of("unknown", 0.5, "acme", 0.25));
+        assertThat(((CounterSnapshot) snapshot("agent_outcomes_cost_usd")).getDataPoints())
+                .allSatisfy(point -> assertThat(point.getLabels().contains("team")).isFalse());
     }
 }

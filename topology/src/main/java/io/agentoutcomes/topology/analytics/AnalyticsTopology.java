@@ -57,7 +57,7 @@ public final class AnalyticsTopology {
         // costs a forward and a copy of the record's headers per record.
         KStream<String, Object> events = asObjects(outcomes).merge(asObjects(continuations), Named.as("analytics-events"));
         KStream<String, AgentMetrics> windows = events
-                .process(() -> new PreAggregator(settings.flushInterval()), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
+                .process(() -> new PreAggregator(settings), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
                 .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials")
                         .withStreamPartitioner(new SourceProgress.Partitioner<>()))
                 .process(() -> new WindowMerger(settings.grace()), Named.as("analytics-merge"), WINDOWS_STORE, SOURCES_STORE);

@@ -3,14 +3,16 @@ package io.agentoutcomes.topology.analytics;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
  * One aggregate's value of every {@link Dimension}, in the dimensions' order: what the analytics group by. Every
- * classified outcome has one, so {@code outcomes-classified} and the analytics count the same outcomes.
+ * classified outcome has one, so {@code outcomes-classified} and the analytics count the same outcomes. A dimension
+ * the windows are not keyed by ({@code analytics.dimensions}) has the value null: not grouped by.
  */
 public record Dimensions(List<String> values) {
     /** The value of a dimension a result does not state. */
@@ -21,26 +23,42 @@ public record Dimensions(List<String> values) {
      * (docs/analytics.md).
      */
     public static final String WORKFLOW = "_workflow";
+    private static final Dimension[] ALL = Dimension.values();
 
     public Dimensions {
-        if (values.size() != Dimension.values().length) {
+        if (values.size() != ALL.length) {
             throw new IllegalArgumentException("one value per dimension expected, got " + values);
         }
-        values = List.copyOf(values);
+        // null stands for a dimension not grouped by, which List.copyOf refuses
+        values = Collections.unmodifiableList(Arrays.asList(values.toArray(new String[0])));
     }
 
-    /** The values in the order of {@link Dimension#values()}. */
+    /** The values in the order of {@link Dimension#values()}; those left out are not grouped by. */
     public static Dimensions of(String... values) {
-        return new Dimensions(Arrays.asList(values));
+        return new Dimensions(Arrays.asList(Arrays.copyOf(values, ALL.length)));
+    }
+
+    /** The dimensions of an outcome, keyed by the default dimensions ({@link Dimension#DEFAULTS}). */
+    public static Dimensions of(ClassifiedOutcome outcome) {
+        return of(outcome, Dimension.DEFAULTS);
     }
 
     /**
      * The dimensions of an outcome: an agent's as its result states them ({@value #UNKNOWN} where it does not); a
-     * workflow node's {@value #WORKFLOW}.
+     * workflow node's {@value #WORKFLOW}; null for the dimensions not in {@code keyed}.
      */
-    public static Dimensions of(ClassifiedOutcome outcome) {
+    public static Dimensions of(ClassifiedOutcome outcome, Set<Dimension> keyed) {
         AgentResult result = outcome.getAgentResult();
-        return result == null ? ofAgent(WORKFLOW) : of(dimension -> orUnknown(dimension.of(result)));
+        if (result == null) {
+            return ofAgent(WORKFLOW, keyed);
+        }
+        String[] values = new String[ALL.length];
+        for (Dimension dimension : ALL) {
+            if (keyed.contains(dimension)) {
+                values[dimension.ordinal()] = orUnknown(dimension.of(result));
+            }
+        }
+        return new Dimensions(Arrays.asList(values));
     }
 
     /** Every dimension the same value (the {@code _other} of a capped label set). */
@@ -48,9 +66,14 @@ public record Dimensions(List<String> values) {
         return of(dimension -> value);
     }
 
-    /** An agent's dimensions where nothing but the agent is known (its continuation events). */
+    /** An agent's dimensions where nothing but the agent is known (its continuation events), keyed by the defaults. */
     public static Dimensions ofAgent(String agentId) {
-        return of(dimension -> dimension == Dimension.AGENT ? agentId : UNKNOWN);
+        return ofAgent(agentId, Dimension.DEFAULTS);
+    }
+
+    /** An agent's dimensions where nothing but the agent is known: the other keyed ones {@value #UNKNOWN}. */
+    public static Dimensions ofAgent(String agentId, Set<Dimension> keyed) {
+        return of(dimension -> dimension == Dimension.AGENT ? agentId : keyed.contains(dimension) ? UNKNOWN : null);
     }
 
     /** The dimensions an aggregate is of. */
@@ -58,25 +81,32 @@ public record Dimensions(List<String> values) {
         return of(dimension -> dimension.of(metrics));
     }
 
-    /** This key's value of a dimension. */
+    /** This key's value of a dimension; null when not grouped by. */
     public String value(Dimension dimension) {
         return values.get(dimension.ordinal());
     }
 
+    /** This key with one dimension's value replaced. */
+    public Dimensions with(Dimension dimension, String value) {
+        String[] changed = values.toArray(new String[0]);
+        changed[dimension.ordinal()] = value;
+        return new Dimensions(Arrays.asList(changed));
+    }
+
     /** Sets every dimension of an aggregate being built to this key's values. */
     public AgentMetrics.Builder applyTo(AgentMetrics.Builder metrics) {
-        for (Dimension dimension : Dimension.values()) {
+        for (Dimension dimension : ALL) {
             dimension.set(metrics, value(dimension));
         }
         return metrics;
     }
 
     private static Dimensions of(Function<Dimension, String> valueOf) {
-        List<String> values = new ArrayList<>(Dimension.values().length);
-        for (Dimension dimension : Dimension.values()) {
-            values.add(valueOf.apply(dimension));
+        String[] values = new String[ALL.length];
+        for (Dimension dimension : ALL) {
+            values[dimension.ordinal()] = valueOf.apply(dimension);
         }
-        return new Dimensions(values);
+        return new Dimensions(Arrays.asList(values));
     }
 
     private static String orUnknown(String value) {

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import java.time.Duration;
+import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -18,6 +19,8 @@ import org.apache.kafka.streams.processor.api.Record;
  */
 public final class PreAggregator implements Processor<String, Object, String, AgentMetrics> {
     private final Duration flushInterval;
+    private final Set<Dimension> keyed;
+    private final DimensionCap cap;
     private ProcessorContext<String, AgentMetrics> context;
     private PartialAggregatesStore partials;
     /** The latest timestamp aggregated since this task started (-1: none yet), for the progress records. */
@@ -27,8 +30,10 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
     /** When this task started (wall clock). */
     private long startedAt;
 
-    PreAggregator(Duration flushInterval) {
-        this.flushInterval = flushInterval;
+    PreAggregator(AnalyticsSettings settings) {
+        this.flushInterval = settings.flushInterval();
+        this.keyed = settings.dimensions();
+        this.cap = new DimensionCap(keyed, settings.maxDimensionValues());
     }
 
     @Override
@@ -42,10 +47,12 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
     @Override
     public void process(Record<String, Object> record) {
         if (record.value() instanceof ClassifiedOutcome outcome) {
-            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), Dimensions.of(outcome), outcome);
+            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()),
+                    cap.admit(record.timestamp(), Dimensions.of(outcome, keyed)), outcome);
             aggregated(record.timestamp());
         } else if (record.value() instanceof ContinuationEvaluated event && !event.getShouldContinue()) {
-            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), Dimensions.ofAgent(event.getAgentId()), event);
+            partials.add(WindowSize.ONE_MINUTE.start(record.timestamp()), Dimensions.ofAgent(event.getAgentId(), keyed),
+                    event);
             aggregated(record.timestamp());
         }
     }

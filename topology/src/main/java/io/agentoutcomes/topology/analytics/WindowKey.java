@@ -5,11 +5,14 @@ import java.util.Arrays;
 
 /**
  * The key of one aggregate: window size and start, then the value of each {@link Dimension} in order;
- * {@value #SEPARATOR}-separated, the start zero-padded to 13 digits so that keys sort by start within a size.
+ * {@value #SEPARATOR}-separated, the start zero-padded to 13 digits so that keys sort by start within a size. A
+ * dimension not grouped by is written empty, and those at the end are left out, so keys of agent, model and provider
+ * alone read as they did before the attribution dimensions existed (and such stored keys still decode).
  */
 public record WindowKey(WindowSize size, long start, Dimensions dimensions) {
     public static final char SEPARATOR = '|';
     private static final int START_DIGITS = 13;
+    private static final int PARTS = 2 + Dimension.values().length;
 
     public String encode() {
         String digits = Long.toString(start);
@@ -18,18 +21,25 @@ public record WindowKey(WindowSize size, long start, Dimensions dimensions) {
             text.append('0');
         }
         text.append(digits);
-        for (String value : dimensions.values()) {
-            text.append(SEPARATOR).append(value);
+        int last = dimensions.values().size() - 1;
+        while (last > 0 && dimensions.values().get(last) == null) {
+            last--;
+        }
+        for (int i = 0; i <= last; i++) {
+            String value = dimensions.values().get(i);
+            text.append(SEPARATOR).append(value == null ? "" : value);
         }
         return text.toString();
     }
 
     /** The key {@link #encode} wrote; the last dimension's value may hold the separator. */
     public static WindowKey decode(String text) {
-        int parts = 2 + Dimension.values().length;
-        String[] split = text.split("\\" + SEPARATOR, parts);
-        return new WindowKey(WindowSize.of(split[0]), Long.parseLong(split[1]),
-                new Dimensions(Arrays.asList(split).subList(2, parts)));
+        String[] split = text.split("\\" + SEPARATOR, PARTS);
+        String[] values = new String[PARTS - 2];
+        for (int i = 2; i < split.length; i++) {
+            values[i - 2] = split[i].isEmpty() ? null : split[i];
+        }
+        return new WindowKey(WindowSize.of(split[0]), Long.parseLong(split[1]), new Dimensions(Arrays.asList(values)));
     }
 
     /** When the window ends; null for running totals. */

@@ -79,6 +79,7 @@ public final class AgentResultNormalizer {
                 .setJobId(context.fieldOrHeaderOrNull(text(root, "jobId", "job_id"), HeaderNames.JOB_ID))
                 .setNodeId(context.fieldOrHeaderOrNull(text(root, "nodeId", "node_id"), HeaderNames.NODE_ID))
                 .setAttempt(context.attempt(root.smallCount("attempt")))
+                .setAttribution(JsonAttribution.read(root.node()))
                 .setRecordTimestamp(JsonFields.millis(context.timestamp()));
     }
 

@@ -58,7 +58,7 @@ class AnalyticsStageTest {
 
     private static String key(String size, Instant start, String agent, String model, String provider) {
         return new WindowKey(WindowSize.of(size), start.toEpochMilli(),
-                Dimensions.of(agent, model, provider)).encode();
+                Dimensions.of(agent, model, provider, Dimensions.UNKNOWN)).encode();
     }
 
     private static String key(String size, Instant start) {

@@ -62,7 +62,7 @@ class AnalyticsTopologyTest {
     }
 
     private static String key(String size, Instant start) {
-        return size + "|" + String.format("%013d", start.toEpochMilli()) + "|summarizer|gpt-4o-mini|openai";
+        return size + "|" + String.format("%013d", start.toEpochMilli()) + "|summarizer|gpt-4o-mini|openai|unknown";
     }
 
     @Test

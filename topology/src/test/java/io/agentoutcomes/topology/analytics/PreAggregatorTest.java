@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PreAggregatorTest {
     private static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
     private static final long STARTED_AT = 1_000_000L;
-    private static final Dimensions KEY = Dimensions.of("summarizer", "gpt-4o-mini", "openai");
+    private static final Dimensions KEY = Dimensions.of("summarizer", "gpt-4o-mini", "openai", Dimensions.UNKNOWN);
     private static final long HOUR = Instant.parse("2026-03-01T10:00:00Z").toEpochMilli();
     private static final long MINUTE = 60_000;
 
@@ -60,7 +60,7 @@ class PreAggregatorTest {
         partials.init(context.getStateStoreContext(), partials);
         context.addStateStore(partials);
         context.setCurrentSystemTimeMs(STARTED_AT);
-        preAggregator = new PreAggregator(FLUSH_INTERVAL);
+        preAggregator = new PreAggregator(AnalyticsSettings.defaults());
         preAggregator.init(context);
     }
 

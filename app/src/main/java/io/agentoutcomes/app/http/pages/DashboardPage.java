@@ -21,7 +21,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The dashboard at {@code GET /}: cost, tokens and reasoning tokens over time per model (1-minute windows), retry
- * rate and dead letters per agent, the slowest and most expensive agents (running totals), and links to the job timelines. Drawn as inline
+ * rate and dead letters per agent, the slowest and most expensive agents and the cost per tenant (running totals), and
+ * links to the job timelines. Drawn as inline
  * SVG from the analytics API's data; no script, no CDN.
  */
 public final class DashboardPage {
@@ -36,7 +37,10 @@ public final class DashboardPage {
     private DashboardPage() {
     }
 
-    public static String render(List<Series> costByModel, List<Series> totalsByAgent,
+    /**
+     * @param totalsByTenant running totals per tenant; empty when the windows are not keyed by tenant (no card then)
+     */
+    public static String render(List<Series> costByModel, List<Series> totalsByAgent, List<Series> totalsByTenant,
                                 List<JobReplayState> recentJobs, List<ProviderState> providers) {
         StringBuilder html = Html.head("agent-outcomes")
                 .append("<h1>agent-outcomes</h1><p class=\"muted\">Cost, tokens and retries of the agent fleet. ")
@@ -71,6 +75,9 @@ public final class DashboardPage {
         html.append(card("Most expensive agents (total cost)", "most-expensive", table(agents,
                 Comparator.comparing(AgentMetrics::getCostTotal).reversed(),
                 m -> dollars(m.getCostTotal().doubleValue()), "cost")));
+        if (!totalsByTenant.isEmpty()) {
+            html.append(card("Cost per tenant (total)", "tenant-cost", tenantTable(totalsByTenant)));
+        }
         html.append(card("Providers: circuits and pacing", "providers", ProviderPanel.html(providers, System.currentTimeMillis())));
         StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
         for (JobReplayState job : recentJobs) {
@@ -193,6 +200,24 @@ public final class DashboardPage {
                     .append(y + 14).append("\">").append(label.apply(v)).append("</text>");
         }
         return svg.append("</svg>").toString();
+    }
+
+    /** The tenants by total cost, the most expensive first (at most 10), with their tokens and results. */
+    static String tenantTable(List<Series> tenants) {
+        StringBuilder table = new StringBuilder("<table id=\"tenants\"><tr><th>Tenant</th><th>cost</th><th>tokens</th>"
+                + "<th>results</th></tr>");
+        tenants.stream().filter(tenant -> !tenant.points().isEmpty())
+                .sorted(Comparator.comparing((Series tenant) -> tenant.points().get(0).getCostTotal()).reversed()
+                        .thenComparing(Series::name))
+                .limit(10).forEach(tenant -> {
+                    AgentMetrics total = tenant.points().get(0);
+                    long results = total.getCompletions().values().stream().mapToLong(Long::longValue).sum();
+                    table.append("<tr><td>").append(Html.escape(tenant.name())).append("</td><td class=\"n\">")
+                            .append(dollars(total.getCostTotal().doubleValue())).append("</td><td class=\"n\">")
+                            .append(count(total.getTotalTokens())).append("</td><td class=\"n\">").append(count(results))
+                            .append("</td></tr>");
+                });
+        return table.append("</table>").toString();
     }
 
     private static String table(List<AgentMetrics> agents, Comparator<AgentMetrics> order,

@@ -13,6 +13,7 @@ import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.http.query.Relayed;
+import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.WindowSize;
 import java.io.IOException;
@@ -63,8 +64,11 @@ public final class PageRoutes {
 
     /** {@code GET /}: the dashboard. */
     private void dashboard(HttpExchange exchange) throws IOException {
+        List<AgentMetrics> totals = analytics.all(WindowSize.TOTAL);
         HttpExchanges.html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, Dimension.MODEL),
-                analytics.series(WindowSize.TOTAL, Dimension.AGENT), jobs.recentJobs(10, null).jobs(), providers.scopes()));
+                AnalyticsQueries.group(totals, Dimension.AGENT),
+                analytics.groupsBy(Dimension.TENANT) ? AnalyticsQueries.group(totals, Dimension.TENANT) : List.of(),
+                jobs.recentJobs(10, null).jobs(), providers.scopes()));
     }
 
     /** {@code GET /ui/jobs}: the most recently updated jobs. */

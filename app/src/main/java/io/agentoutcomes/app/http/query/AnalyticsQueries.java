@@ -3,12 +3,15 @@ package io.agentoutcomes.app.http.query;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.analytics.Dimension;
+import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import io.agentoutcomes.topology.analytics.WindowSize;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
@@ -26,18 +29,36 @@ public final class AnalyticsQueries {
     }
 
     private final QueryFanOut fanOut;
+    private final Set<Dimension> keyed;
 
-    public AnalyticsQueries(QueryFanOut fanOut) {
+    /** @param keyed what keys the windows ({@code analytics.dimensions}): what they can be grouped by */
+    public AnalyticsQueries(QueryFanOut fanOut, Set<Dimension> keyed) {
         this.fanOut = fanOut;
+        this.keyed = Set.copyOf(keyed);
+    }
+
+    /** Whether the aggregates can be grouped by a dimension: only by one that keys the windows. */
+    public boolean groupsBy(Dimension dimension) {
+        return keyed.contains(dimension);
     }
 
     /** Every instance's aggregates of a window size, grouped by a dimension and merged within each window. */
     public List<Series> series(WindowSize size, Dimension by) {
-        List<AgentMetrics> all = fanOut.all(AnalyticsTopology.WINDOWS_STORE, () -> local(size),
-                "/analytics/export?window=" + size.label(), AgentMetrics.class);
+        return group(all(size), by);
+    }
+
+    /** Every instance's aggregates of a window size, as they are kept (one per window and key). */
+    public List<AgentMetrics> all(WindowSize size) {
+        return fanOut.all(AnalyticsTopology.WINDOWS_STORE, () -> local(size), "/analytics/export?window=" + size.label(),
+                AgentMetrics.class);
+    }
+
+    /** Aggregates grouped by a dimension and merged within each window. */
+    public static List<Series> group(List<AgentMetrics> all, Dimension by) {
         Map<String, Map<Long, AgentMetrics>> grouped = new TreeMap<>();
         for (AgentMetrics metrics : all) {
-            String name = by.of(metrics);
+            // an aggregate written before the dimension keyed the windows counts as not saying it
+            String name = Objects.requireNonNullElse(by.of(metrics), Dimensions.UNKNOWN);
             long start = metrics.getWindowStart() == null ? 0 : metrics.getWindowStart();
             grouped.computeIfAbsent(name, n -> new TreeMap<>()).merge(start, metrics, (a, b) -> {
                 AgentMetrics merged = MetricsAggregator.withPercentiles(MetricsAggregator.merge(a, b));

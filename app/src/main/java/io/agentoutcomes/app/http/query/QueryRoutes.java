@@ -183,6 +183,10 @@ public final class QueryRoutes {
             throw new BadRequest("window must be 1m, 1h or total and by " + Dimension.labels() + "; got window="
                     + window + ", by=" + by);
         }
+        if (!analytics.groupsBy(dimension)) {
+            throw new BadRequest("by=" + dimension.label() + ": the analytics windows are not keyed by "
+                    + dimension.label() + "; add it to analytics.dimensions (docs/analytics.md#dimensions)");
+        }
         ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", dimension.label())
                 .put("isolationLevel", ISOLATION);
         ArrayNode series = body.putArray("series");

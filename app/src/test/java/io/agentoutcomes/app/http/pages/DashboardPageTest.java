@@ -41,7 +41,7 @@ class DashboardPageTest {
 
     @Test
     void anEmptyDashboardSaysHowToSendData() {
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of());
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of());
         assertThat(page).contains("id=\"empty-state\"", "agent-outcomes.jar fleet", "agent-results-json", "agent-outcomes.jar demo");
     }
 
@@ -65,7 +65,7 @@ class DashboardPageTest {
     void reasoningTokensPerModelAreAChartOfTheirOwn() {
         AgentMetrics o3 = AgentMetrics.newBuilder(point("o3-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.00638", 2_200))
                 .setOutputTokens(1_200).setReasoningTokens(1_024).build();
-        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of(), List.of());
+        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of(), List.of(), List.of());
 
         Matcher chart = Pattern.compile("id=\"reasoning-chart\"><h2>([^<]*)</h2>(.*?)</div></div>").matcher(page);
         assertThat(chart.find()).isTrue();
@@ -75,7 +75,7 @@ class DashboardPageTest {
 
     @Test
     void anEmptyDashboardSaysHowToSendDataOnceNotInEveryCard() {
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of());
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of());
 
         assertThat(page.split("agent-results-json", -1)).hasSize(2);
         assertThat(page).doesNotContain("id=\"cost-chart\"", "No data yet.");

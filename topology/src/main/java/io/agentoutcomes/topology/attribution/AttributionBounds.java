@@ -1,0 +1,97 @@
+package io.agentoutcomes.topology.attribution;
+
+import io.agentoutcomes.avro.Attribution;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The bounds of a result's attribution, which cut rather than reject (a result is never refused for who it is
+ * attributed to): each value trimmed, control characters dropped, {@code |} written {@code /} (it separates the parts
+ * of the analytics window keys), cut to {@value #MAX_LENGTH} characters; blank is none; at most {@value #MAX_TAGS}
+ * distinct tags, in the order given.
+ */
+public final class AttributionBounds {
+    public static final int MAX_LENGTH = 128;
+    public static final int MAX_TAGS = 16;
+
+    private AttributionBounds() {
+    }
+
+    /** The attribution within bounds; null when nothing is left of it. */
+    public static Attribution bounded(Attribution attribution) {
+        if (attribution == null) {
+            return null;
+        }
+        Attribution bounded = new Attribution(value(attribution.getTenantId()), value(attribution.getTeam()),
+                value(attribution.getUserId()), tags(attribution.getTags()));
+        return isEmpty(bounded) ? null : bounded;
+    }
+
+    /** Whether the attribution says nothing. */
+    public static boolean isEmpty(Attribution attribution) {
+        return attribution == null || attribution.getTenantId() == null && attribution.getTeam() == null
+                && attribution.getUserId() == null && attribution.getTags().isEmpty();
+    }
+
+    /** One value within bounds; null for none or blank. */
+    public static String value(CharSequence raw) {
+        if (raw == null) {
+            return null;
+        }
+        String text = raw.toString().strip();
+        if (text.isEmpty()) {
+            return null;
+        }
+        StringBuilder kept = new StringBuilder(Math.min(text.length(), MAX_LENGTH));
+        for (int i = 0; i < text.length() && kept.length() < MAX_LENGTH; ) {
+            int codePoint = text.codePointAt(i);
+            i += Character.charCount(codePoint);
+            if (Character.isISOControl(codePoint)) {
+                continue;
+            }
+            if (kept.length() + Character.charCount(codePoint) > MAX_LENGTH) {
+                break;
+            }
+            kept.appendCodePoint(codePoint == '|' ? '/' : codePoint);
+        }
+        String value = kept.toString().strip();
+        return value.isEmpty() ? null : value;
+    }
+
+    /** Tags within bounds: each a bounded value, blanks and repeats dropped, at most {@value #MAX_TAGS}. */
+    public static List<String> tags(List<? extends CharSequence> raw) {
+        if (raw == null || raw.isEmpty()) {
+            return new ArrayList<>();
+        }
+        Set<String> kept = new LinkedHashSet<>();
+        for (CharSequence tag : raw) {
+            String value = value(tag);
+            if (value != null && kept.size() < MAX_TAGS) {
+                kept.add(value);
+            }
+        }
+        return new ArrayList<>(kept);
+    }
+
+    /** Comma-separated tags (the {@code tags} header), within bounds. */
+    public static List<String> tags(String commaSeparated) {
+        return commaSeparated == null ? new ArrayList<>() : tags(List.of(commaSeparated.split(",")));
+    }
+
+    /** What {@code given} says, with what it does not say taken from {@code fill}; bounded. */
+    public static Attribution merged(Attribution given, Attribution fill) {
+        Attribution first = bounded(given);
+        Attribution second = bounded(fill);
+        if (first == null || second == null) {
+            return first == null ? second : first;
+        }
+        return new Attribution(either(first.getTenantId(), second.getTenantId()), either(first.getTeam(), second.getTeam()),
+                either(first.getUserId(), second.getUserId()), first.getTags().isEmpty() ? second.getTags() : first.getTags());
+    }
+
+    private static String either(String first, String second) {
+        return first != null ? first : second;
+    }
+}
