@@ -34,7 +34,7 @@ final class Tally {
     final Set<String> retried = ConcurrentHashMap.newKeySet();
     final Set<String> deadLettered = ConcurrentHashMap.newKeySet();
     final Set<String> compensated = ConcurrentHashMap.newKeySet();
-    /** By analytics key {@code <1m|1h|total>|<start, 13 digits>|agent|model|provider}, as on the metrics topics. */
+    /** By analytics key {@code <1m|1h|total>|<start, 13 digits>|agent|model|provider|tenant}, as on the metrics topics. */
     final Map<String, Sums> analytics = new ConcurrentHashMap<>();
     final Map<String, Set<String>> completedNodes = new ConcurrentHashMap<>();
     long inputs;
@@ -61,7 +61,8 @@ final class Tally {
                 case "1h" -> timestamp - Math.floorMod(timestamp, 3_600_000L);
                 default -> 0L;
             };
-            String key = String.join("|", window, String.format("%013d", start), agent, model, provider);
+            // the tenant part of the default analytics.dimensions: the load names no tenant
+            String key = String.join("|", window, String.format("%013d", start), agent, model, provider, "unknown");
             Sums sums = analytics.computeIfAbsent(key, k -> new Sums());
             sums.completions.merge(type.name(), 1L, Long::sum);
             sums.inputTokens += input;
