@@ -1,8 +1,6 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
-import io.agentoutcomes.avro.ErrorCode;
-import io.agentoutcomes.topology.provider.ProviderGateSettings;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.topology.InputLimits;
@@ -26,9 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
-import org.apache.kafka.common.config.ConfigDef.Importance;
 import org.apache.kafka.common.config.ConfigDef.Type;
-import org.apache.kafka.common.config.ConfigDef.Width;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -89,19 +85,6 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String ANALYTICS_DIMENSION_MAX_VALUES = "analytics.dimension.max.values";
     public static final String PRICING_FILE = "pricing.file";
     public static final String PRICING_MISMATCH_TOLERANCE = "pricing.mismatch.tolerance";
-    public static final String PROVIDER_GATE_ENABLED = "provider.gate.enabled";
-    public static final String PROVIDER_SCOPE = "provider.scope";
-    public static final String PROVIDER_PACING_ENABLED = "provider.pacing.enabled";
-    public static final String PROVIDER_PACING_DEFAULT_WINDOW_MS = "provider.pacing.default.window.ms";
-    public static final String PROVIDER_CIRCUIT_ENABLED = "provider.circuit.enabled";
-    public static final String PROVIDER_CIRCUIT_WINDOW_MS = "provider.circuit.window.ms";
-    public static final String PROVIDER_CIRCUIT_MIN_OUTCOMES = "provider.circuit.min.outcomes";
-    public static final String PROVIDER_CIRCUIT_FAILURE_RATE = "provider.circuit.failure.rate";
-    public static final String PROVIDER_CIRCUIT_OPEN_MS = "provider.circuit.open.ms";
-    public static final String PROVIDER_CIRCUIT_PROBES = "provider.circuit.probes";
-    public static final String PROVIDER_CIRCUIT_ERROR_CODES = "provider.circuit.error.codes";
-    public static final String PROVIDER_MAX_SCOPES = "provider.max.scopes";
-    public static final String PROVIDER_IDLE_EXPIRY_MS = "provider.idle.expiry.ms";
     public static final String TASK_STATE_RETENTION_MS = "task.state.retention.ms";
     public static final String TASK_STATE_SWEEP_INTERVAL_MS = "task.state.sweep.interval.ms";
     /** Declared with the RocksDB config setter, which reads it from the streams configuration. */
@@ -123,13 +106,10 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final String STATE = "Task state and memory";
     private static final String ANALYTICS = "Analytics";
     private static final String LIMITS = "Input and replay bounds";
-    private static final String PROVIDERS = "Provider pacing and circuits";
 
     private static final Backoff BACKOFF_DEFAULTS = Backoff.defaults();
     private static final AnalyticsSettings ANALYTICS_DEFAULTS = AnalyticsSettings.defaults();
     private static final ReplayLimits REPLAY_DEFAULTS = ReplayLimits.defaults();
-    private static final ProviderGateSettings PROVIDER_DEFAULTS = ProviderGateSettings.defaults();
-    private static final ProviderGateSettings.CircuitSettings CIRCUIT_DEFAULTS = PROVIDER_DEFAULTS.circuit();
 
     /** The declarations; the settings table of docs/operations.md is generated from them. */
     public static final ConfigDef CONFIG = new Declarations()
@@ -197,20 +177,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(ANALYTICS_ENABLED, Type.BOOLEAN, ANALYTICS_DEFAULTS.enabled(), null, "Whether the analytics stage runs at all.")
             .define(PRICING_FILE, Type.STRING, "", null, "A price table in genai-prices' format (docs/analytics.md, \"Prices\") whose providers are looked up before the shipped table's. Empty: the shipped table only.")
             .define(PRICING_MISMATCH_TOLERANCE, Type.DOUBLE, PricingSettings.DEFAULT_TOLERANCE.doubleValue(), Check.between(0.0, 100.0), "How far a reported cost may be from the one computed from the price table, as a fraction of the computed cost, before agent_outcomes_cost_mismatch_total counts it.")
-            .group(PROVIDERS)
-            .define(PROVIDER_GATE_ENABLED, Type.BOOLEAN, PROVIDER_DEFAULTS.enabled(), null, "Whether due retries pass a gate per provider (pacing and circuits) before retry-ready. Off: straight to retry-ready.")
-            .define(PROVIDER_SCOPE, Type.STRING, "provider-model", Check.oneOf(List.of("provider-model", "provider")), "What a budget and a circuit are kept for: each provider and model, or each provider.")
-            .define(PROVIDER_PACING_ENABLED, Type.BOOLEAN, PROVIDER_DEFAULTS.pacing(), null, "Whether a scope's retries are released no faster than the request budget its provider advertised last.")
-            .define(PROVIDER_PACING_DEFAULT_WINDOW_MS, Type.LONG, PROVIDER_DEFAULTS.defaultWindow().toMillis(), Check.atLeast(1000), "The length of a request window whose name does not say (OpenAI's and Anthropic's request limits are per minute).")
-            .define(PROVIDER_CIRCUIT_ENABLED, Type.BOOLEAN, CIRCUIT_DEFAULTS.enabled(), null, "Whether a scope's circuit opens when its failures cross the rate.")
-            .define(PROVIDER_CIRCUIT_WINDOW_MS, Type.LONG, CIRCUIT_DEFAULTS.window().toMillis(), Check.atLeast(1000), "The sliding window a circuit's failure rate is taken over.")
-            .define(PROVIDER_CIRCUIT_MIN_OUTCOMES, Type.INT, CIRCUIT_DEFAULTS.minOutcomes(), Check.atLeast(1), "Outcomes the window must hold before the rate can open the circuit.")
-            .define(PROVIDER_CIRCUIT_FAILURE_RATE, Type.DOUBLE, CIRCUIT_DEFAULTS.failureRate(), Check.between(0.01, 1.0), "The share of the window's outcomes that, as failures of the circuit's codes, opens it.")
-            .define(PROVIDER_CIRCUIT_OPEN_MS, Type.LONG, CIRCUIT_DEFAULTS.openFor().toMillis(), Check.notNegative(), "How long an open circuit holds the scope's retries before it half-opens.")
-            .define(PROVIDER_CIRCUIT_PROBES, Type.INT, CIRCUIT_DEFAULTS.probes(), Check.between(1, 10_000), "Retries a half-open circuit releases as probes.")
-            .define(PROVIDER_CIRCUIT_ERROR_CODES, Type.LIST, CIRCUIT_DEFAULTS.codes().stream().map(ErrorCode::value).sorted().toList(), Check.parsedBy("canonical error codes, e.g. llm-unavailable", v -> TopologySettings.errorCodes((List<?>) v)), "The failures a circuit counts: the provider's own (unavailable, overloaded, 5xx, timeouts), not the caller's.")
-            .define(PROVIDER_MAX_SCOPES, Type.INT, PROVIDER_DEFAULTS.maxScopes(), Check.between(1, 1_000_000), "Scopes one gate task keeps at most; retries of further ones pass ungated.")
-            .define(PROVIDER_IDLE_EXPIRY_MS, Type.LONG, PROVIDER_DEFAULTS.idleExpiry().toMillis(), Check.atLeast(1000), "A scope with nothing held, a closed circuit and no evidence for this long is forgotten.")
+            .declare(ProviderGateConfig::declare)
             .group(LIMITS)
             .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
             .define(REPLAY_MAX_PAYLOAD_BYTES, Type.INT, REPLAY_DEFAULTS.maxPayloadBytes(), Check.atLeast(64), "A node's payload longer than this is kept in a job's replay state as a summary with its size.")
@@ -297,27 +264,5 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static String unprefixed(String name) {
         return CLIENT_PREFIXES.stream().filter(name::startsWith).findFirst()
                 .map(prefix -> name.substring(prefix.length())).orElse(name);
-    }
-
-    /** {@link ConfigDef#define} with a group and its order, one line per setting. */
-    private static final class Declarations {
-        private final ConfigDef def = new ConfigDef();
-        private String group;
-        private int order;
-
-        Declarations group(String name) {
-            group = name;
-            order = 0;
-            return this;
-        }
-
-        Declarations define(String name, Type type, Object defaultValue, ConfigDef.Validator validator, String doc) {
-            def.define(name, type, defaultValue, validator, Importance.MEDIUM, doc, group, ++order, Width.NONE, name);
-            return this;
-        }
-
-        ConfigDef configDef() {
-            return def;
-        }
     }
 }

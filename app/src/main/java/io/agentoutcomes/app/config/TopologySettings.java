@@ -46,21 +46,21 @@ public final class TopologySettings {
     public static ProviderGateSettings providers(AgentOutcomesConfig config, int partitions) {
         ProviderGateSettings defaults = ProviderGateSettings.defaults();
         ProviderGateSettings.CircuitSettings circuit = new ProviderGateSettings.CircuitSettings(
-                config.getBoolean(AgentOutcomesConfig.PROVIDER_CIRCUIT_ENABLED),
-                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_CIRCUIT_WINDOW_MS)),
-                config.getInt(AgentOutcomesConfig.PROVIDER_CIRCUIT_MIN_OUTCOMES),
-                config.getDouble(AgentOutcomesConfig.PROVIDER_CIRCUIT_FAILURE_RATE),
-                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_CIRCUIT_OPEN_MS)),
-                config.getInt(AgentOutcomesConfig.PROVIDER_CIRCUIT_PROBES),
-                errorCodes(config.getList(AgentOutcomesConfig.PROVIDER_CIRCUIT_ERROR_CODES)));
-        ProviderScope.By scope = config.getString(AgentOutcomesConfig.PROVIDER_SCOPE).equals("provider") ? ProviderScope.By.PROVIDER
+                config.getBoolean(ProviderGateConfig.PROVIDER_CIRCUIT_ENABLED),
+                Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_CIRCUIT_WINDOW_MS)),
+                config.getInt(ProviderGateConfig.PROVIDER_CIRCUIT_MIN_OUTCOMES),
+                config.getDouble(ProviderGateConfig.PROVIDER_CIRCUIT_FAILURE_RATE),
+                Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_CIRCUIT_OPEN_MS)),
+                config.getInt(ProviderGateConfig.PROVIDER_CIRCUIT_PROBES),
+                errorCodes(config.getList(ProviderGateConfig.PROVIDER_CIRCUIT_ERROR_CODES)));
+        ProviderScope.By scope = config.getString(ProviderGateConfig.PROVIDER_SCOPE).equals("provider") ? ProviderScope.By.PROVIDER
                 : ProviderScope.By.PROVIDER_MODEL;
-        return new ProviderGateSettings(config.getBoolean(AgentOutcomesConfig.PROVIDER_GATE_ENABLED), scope,
-                config.getBoolean(AgentOutcomesConfig.PROVIDER_PACING_ENABLED),
-                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_PACING_DEFAULT_WINDOW_MS)), circuit,
+        return new ProviderGateSettings(config.getBoolean(ProviderGateConfig.PROVIDER_GATE_ENABLED), scope,
+                config.getBoolean(ProviderGateConfig.PROVIDER_PACING_ENABLED),
+                Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_PACING_DEFAULT_WINDOW_MS)), circuit,
                 defaults.signalInterval(), defaults.checkInterval(), partitions,
-                config.getInt(AgentOutcomesConfig.PROVIDER_MAX_SCOPES),
-                Duration.ofMillis(config.getLong(AgentOutcomesConfig.PROVIDER_IDLE_EXPIRY_MS)));
+                config.getInt(ProviderGateConfig.PROVIDER_MAX_SCOPES),
+                Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_IDLE_EXPIRY_MS)));
     }
 
     /** Canonical error codes by their wire values; an unknown one is refused, naming it. */
