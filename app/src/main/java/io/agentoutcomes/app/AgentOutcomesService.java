@@ -176,7 +176,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         RestoreTracker restores = new RestoreTracker();
         streams.setGlobalStateRestoreListener(restores);
         http.attach(streams, self, metrics, config.analytics().maxLabelSets(), restores,
-                StoreTopics.of(topology.describe(), config.applicationId()));
+                StoreTopics.of(topology.describe(), config.applicationId()), config.budgets());
         streams.start();
     }
 

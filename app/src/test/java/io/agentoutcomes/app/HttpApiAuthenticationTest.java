@@ -7,6 +7,7 @@ import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -72,7 +73,7 @@ class HttpApiAuthenticationTest {
         servers.add(server);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, 100, new RestoreTracker(), Map.of());
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, 100, new RestoreTracker(), Map.of(), BudgetSettings.none());
         return server;
     }
 
