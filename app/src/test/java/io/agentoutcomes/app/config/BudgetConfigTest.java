@@ -42,9 +42,9 @@ class BudgetConfigTest {
     @Test
     void badDeclarationsAreRefusedSayingWhatIsWrong() {
         assertThatThrownBy(() -> load(Map.of("budget.b.limit.usd", "5")))
-                .hasMessage("budget.b.dimension must be set: agent, model or provider");
+                .hasMessage("budget.b.dimension must be set: " + Dimension.labels());
         assertThatThrownBy(() -> load(Map.of("budget.b.dimension", "planet", "budget.b.limit.usd", "5")))
-                .hasMessage("budget.b.dimension must be agent, model or provider, was 'planet'");
+                .hasMessage("budget.b.dimension must be " + Dimension.labels() + ", was 'planet'");
         assertThatThrownBy(() -> load(Map.of("budget.b.dimension", "agent")))
                 .hasMessage("budget.b.limit.usd must be set to an amount of US dollars above 0, e.g. 25 or 0.50, was ''");
         assertThatThrownBy(() -> load(Map.of("budget.b.dimension", "agent", "budget.b.limit.usd", "-1")))

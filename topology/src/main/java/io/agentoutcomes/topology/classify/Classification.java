@@ -57,7 +57,7 @@ public final class Classification {
                         confidence.reason(), count.consecutiveBefore(), count.totalBefore(), maxRetries, null));
             }
         }
-        classified = budgetStopped(classified, budgets.stop(result, eventTime).orElse(null));
+        classified = budgetStopped(classified, result, budgets, eventTime);
         Classifier.Verdict verdict = RetryTiming.timed(classified, attempt, result.getRateLimit(), policy, now, random);
         Integer retryCount = verdict.isFinal() ? attempt : null;
         ClassifiedOutcome outcome = outcome(result.getTaskId(), result.getResultId(), attempt, verdict, now);
@@ -81,10 +81,15 @@ public final class Classification {
      * A failure's retry turned into a stop ({@code budget_exceeded}) by an exhausted budget: spending more on the task
      * is what the budget forbids. Only failures: a success retried for its confidence is not dead-lettered for it.
      */
-    static Classifier.Verdict budgetStopped(Classifier.Verdict verdict, BudgetGuard.Stop stop) {
+    static Classifier.Verdict budgetStopped(Classifier.Verdict verdict, AgentResult result, BudgetGuard budgets,
+                                            long eventTime) {
         PolicyDecision decision = verdict.decision();
-        if (stop == null || decision == null || decision.handling() != ErrorHandling.RETRY
-                || verdict.resultType() != ResultType.RETRYABLE_FAILURE) {
+        if (decision == null || decision.handling() != ErrorHandling.RETRY || verdict.resultType() != ResultType.RETRYABLE_FAILURE) {
+            return verdict;
+        }
+        // Asked only for a retry of a failure: the budgets' status is not read for every result.
+        BudgetGuard.Stop stop = budgets.stop(result, eventTime).orElse(null);
+        if (stop == null) {
             return verdict;
         }
         return verdict.withDecision(decision.stopped(stop.rule(),
