@@ -79,6 +79,8 @@ class BudgetCrashIT {
                             // killed once per day, while its budgets are crossing: after the batch reaching 50 %
                             if (from == 2 * BATCH) {
                                 Thread.sleep(random.nextInt(1_500));
+                                figures.put("alerts read before SIGKILL " + (downtimes.size() + 1),
+                                        watcher.records(TopicNames.BUDGET_ALERTS).size());
                                 downtimes.add(killAndRestart(app, dir, random, figures, softly, downtimes.size() + 1));
                             } else {
                                 Thread.sleep(300);
