@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Budgets under SIGKILL: a budget of $1 a day per agent (two agents standing for two tenants; issue 23's tenant
  * dimension is another branch's), each agent spending $1.50 on each of two days (results of $0.05, event times
- * yesterday and today), the service killed while the first day's budgets are crossing and again on the second day.
+ * yesterday and today), the service killed while each day's budgets are crossing (its 50 % alerts out, its 100 % not
+ * yet reached).
  * Then {@code budget-alerts} read with {@code read_committed}: exactly three alerts (50, 80, 100 %) per agent and day,
  * none twice, none lost, each with the spend its threshold was crossed at; and each day's spend exactly $1.50 (no cost
  * counted twice).
@@ -76,9 +77,12 @@ class BudgetCrashIT {
                             }
                             producer.send(batch);
                             producer.flush();
-                            // killed once per day, while its budgets are crossing: after the batch reaching 50 %
+                            // killed once per day, while its budgets are crossing: 18 results of each tenant sent (past 80 %,
+                            // not yet 100 %), once the day's first alerts are out, a random moment later
                             if (from == 2 * BATCH) {
-                                Thread.sleep(random.nextInt(1_500));
+                                int before = downtimes.size() * 6 + 2;
+                                watcher.await(seen -> seen.size() >= before, Duration.ofSeconds(20), Duration.ZERO);
+                                Thread.sleep(random.nextInt(500));
                                 figures.put("alerts read before SIGKILL " + (downtimes.size() + 1),
                                         watcher.records(TopicNames.BUDGET_ALERTS).size());
                                 downtimes.add(killAndRestart(app, dir, random, figures, softly, downtimes.size() + 1));

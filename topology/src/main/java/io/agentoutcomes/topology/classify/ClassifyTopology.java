@@ -39,12 +39,10 @@ public final class ClassifyTopology {
         }
     }
 
-    /** Adds the classification of agent results and node events, each kind with its task store. */
-    public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention) {
-        return classify(builder, intake, policy, retention, BudgetGuard.Factory.NONE);
-    }
-
-    /** As above, with the budgets that stop agent results' retries once exhausted (budget-aware retries). */
+    /**
+     * Adds the classification of agent results and node events, each kind with its task store; {@code budgets} stop
+     * agent results' retries once exhausted (budget-aware retries; {@link BudgetGuard.Factory#NONE}: none do).
+     */
     public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention,
                                       BudgetGuard.Factory budgets) {
         return new Classified(
