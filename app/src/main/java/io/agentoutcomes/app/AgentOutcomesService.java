@@ -179,7 +179,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         streams.setGlobalStateRestoreListener(restores);
         http.attach(streams, self, metrics, config.analytics(), restores,
                 StoreTopics.of(topology.describe(), config.applicationId()),
-                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()));
+                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.budgets());
         streams.start();
     }
 

@@ -9,7 +9,9 @@ import io.agentoutcomes.app.http.pages.PageRoutes;
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.app.http.query.JobQueries;
 import io.agentoutcomes.app.http.query.QueryFanOut;
+import io.agentoutcomes.app.http.query.BudgetQueries;
 import io.agentoutcomes.app.http.query.ProviderQueries;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.kafka.RestoreTracker;
@@ -66,19 +68,21 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /**
-     * Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics, and
+     * Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics,
      * redriving dead letters with {@code redrive}.
      */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, AnalyticsSettings settings,
-                       RestoreTracker restores, Map<String, Set<String>> storeTopics, Redrive redrive) {
+                       RestoreTracker restores, Map<String, Set<String>> storeTopics, Redrive redrive,
+                       BudgetSettings budgetSettings) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         JobQueries jobs = new JobQueries(fanOut);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.dimensions());
-        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings);
+        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings, budgetSettings);
         health.attach(streams, restores);
         ProviderQueries providers = new ProviderQueries(fanOut);
-        attached = new Attached(new QueryRoutes(jobs, analytics, providers, self.host() + ":" + self.port()),
-                new PageRoutes(jobs, analytics, providers), meters, redrive);
+        BudgetQueries budgets = new BudgetQueries(fanOut, budgetSettings);
+        attached = new Attached(new QueryRoutes(jobs, analytics, providers, budgets, self.host() + ":" + self.port()),
+                new PageRoutes(jobs, analytics, providers, budgets), meters, redrive);
     }
 
     private Attached attached() {

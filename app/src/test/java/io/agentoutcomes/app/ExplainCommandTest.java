@@ -75,6 +75,37 @@ class ExplainCommandTest {
     }
 
     @Test
+    void aRetryOfAnAgentWhoseBudgetIsExhaustedIsExplainedAsStoppedWithBudgetExceededNamingTheBudget() throws Exception {
+        String[] budget = {"-p", "budget.daily.dimension=agent", "-p", "budget.daily.limit.usd=25", "-p",
+                "budget.daily.stop-retries=true"};
+        String timeout = "{\"status\":\"error\",\"error\":\"llm-timeout\"}";
+
+        JsonNode stopped = explain(timeout, concat(budget, "--header", "agent-id=billing-bot", "--key", "t",
+                "--budget-exhausted", "daily=billing-bot"));
+        JsonNode otherAgent = explain(timeout, concat(budget, "--header", "agent-id=other", "--key", "t",
+                "--budget-exhausted", "daily=billing-bot"));
+        JsonNode notExhausted = explain(timeout, concat(budget, "--header", "agent-id=billing-bot", "--key", "t"));
+
+        assertThat(stopped.at("/classification/resultType").asText()).isEqualTo("RETRYABLE_FAILURE");
+        assertThat(stopped.at("/decision/handling").asText()).isEqualTo("STOP");
+        assertThat(stopped.at("/decision/stopReason").asText()).isEqualTo("BUDGET_EXCEEDED");
+        assertThat(stopped.at("/decision/rule").asText()).isEqualTo("budget.daily.stop-retries=true");
+        assertThat(stopped.at("/decision/reason").asText()).startsWith("Timeout error, not retried: "
+                + "budget.daily.stop-retries=true, budget daily (agent billing-bot) exhausted for the day from ")
+                .endsWith(": spend 25 USD of limit 25 USD");
+        assertThat(stopped.get("retry").isNull()).isTrue();
+        assertThat(otherAgent.at("/decision/handling").asText()).isEqualTo("RETRY");
+        assertThat(notExhausted.at("/decision/handling").asText()).isEqualTo("RETRY");
+    }
+
+    private static String[] concat(String[] first, String... rest) {
+        String[] all = new String[first.length + rest.length];
+        System.arraycopy(first, 0, all, 0, first.length);
+        System.arraycopy(rest, 0, all, first.length, rest.length);
+        return all;
+    }
+
+    @Test
     void aRetryLimitStopNamesTheLimitsSettingUnderEitherName() throws Exception {
         for (String limit : new String[] {"policy.max.retries=3", "policy.max.attempts=3"}) {
             JsonNode answer = explain("{\"status\":\"error\",\"error\":\"llm-timeout\"}", "--header", "agent-id=a",

@@ -8,6 +8,7 @@ import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -74,7 +75,7 @@ class HttpApiAuthenticationTest {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null);
+                null, BudgetSettings.none());
         return server;
     }
 

@@ -7,6 +7,7 @@ import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.Socket;
@@ -59,7 +60,7 @@ class HttpApiTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null);
+                null, BudgetSettings.none());
     }
 
     @AfterEach

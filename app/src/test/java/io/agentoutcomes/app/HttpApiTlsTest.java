@@ -9,6 +9,7 @@ import io.agentoutcomes.app.kafka.RestoreTracker;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -60,7 +61,7 @@ class HttpApiTlsTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null);
+                null, BudgetSettings.none());
     }
 
     @AfterEach

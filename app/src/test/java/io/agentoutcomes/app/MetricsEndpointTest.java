@@ -78,7 +78,10 @@ class MetricsEndpointTest {
         dataDir = Files.createTempDirectory("metrics-endpoint");
         prefix = "metrics-" + System.nanoTime() + ".";
         AppConfig config = TestServiceConfig.on(kafka, dataDir, 2, ConfigLoader.APPLICATION_ID, prefix + "app",
-                ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200");
+                ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200",
+                // a budget the load crosses at every threshold: openai's six results cost more than a millionth of a dollar
+                "budget.openai-daily.dimension", "provider", "budget.openai-daily.value", "openai",
+                "budget.openai-daily.limit.usd", "0.000001");
         service = AgentOutcomesService.start(config);
         waitForCondition(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
         scrape();
@@ -113,7 +116,7 @@ class MetricsEndpointTest {
         }
         waitForCondition(() -> {
             scrape();
-            return sum("agent_outcomes_results_total") == load.size()
+            return sum("agent_outcomes_results_total") == load.size() && sum("agent_outcomes_budget_alerts_total") == 3
                     && sum("kafka_stream_topic_records_produced_total", "topic", prefix + TopicNames.RETRY_READY) >= 2;
         }, 60_000, "every result counted and both retries delivered");
     }
@@ -123,6 +126,21 @@ class MetricsEndpointTest {
         if (service != null) {
             service.close();
         }
+    }
+
+    @Test
+    void budgetAlertsAreCountedByBudgetAndThresholdAndTheSpendAgainstTheLimitIsShown() {
+        assertThat(types).containsEntry("agent_outcomes_budget_alerts_total", "counter")
+                .containsEntry("agent_outcomes_budget_spend_usd", "gauge").containsEntry("agent_outcomes_budget_limit_usd", "gauge");
+        for (String threshold : List.of("50", "80", "100")) {
+            assertThat(samples.get("agent_outcomes_budget_alerts_total"))
+                    .filteredOn(labels -> threshold.equals(labels.get("threshold")))
+                    .singleElement().satisfies(labels -> assertThat(labels).containsEntry("budget", "openai-daily")
+                            .containsEntry("__value__", "1.0"));
+        }
+        assertThat(samples.get("agent_outcomes_budget_spend_usd")).singleElement().satisfies(labels -> assertThat(labels)
+                .containsEntry("budget", "openai-daily").containsEntry("value", "openai"));
+        assertThat(sum("agent_outcomes_budget_spend_usd")).isGreaterThan(0.000001);
     }
 
     @Test
@@ -283,10 +301,6 @@ class MetricsEndpointTest {
         ArrayNode panels = asDashboard.putArray("panels");
         Set<String> alerts = new TreeSet<>();
         for (JsonNode group : rules.get("groups")) {
-            // the group on the budget metric issue 23 adds: not on /metrics yet (AlertRulesTest checks its names)
-            if (group.get("name").asText().equals("agent-outcomes-budgets")) {
-                continue;
-            }
             for (JsonNode rule : group.get("rules")) {
                 alerts.add(rule.get("alert").asText());
                 ObjectNode panel = panels.addObject().put("title", rule.get("alert").asText());
@@ -300,7 +314,7 @@ class MetricsEndpointTest {
 
         assertThat(alerts).containsExactlyInAnyOrder("AgentOutcomesDown", "StreamsNotRunning", "StreamThreadsReplaced",
                 "ConsumerLagHigh", "DeadLetterRateHigh", "RetriesLate", "RejectedInput", "UndecodableInputDropped",
-                "ProviderCircuitOpen", "ProviderCircuitFlapping");
+                "ProviderCircuitOpen", "ProviderCircuitFlapping", "BudgetThresholdCrossed");
         assertThat(queries).hasSize(alerts.size());
         // up: made by Prometheus for every target it scrapes, never on /metrics
         queries.forEach(query -> assertOnMetrics(query, Set.of("up")));

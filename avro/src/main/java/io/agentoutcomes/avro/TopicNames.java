@@ -25,6 +25,10 @@ public final class TopicNames {
     public static final String AGENT_METRICS_1M = "agent-metrics-1m";
     public static final String AGENT_METRICS_1H = "agent-metrics-1h";
     public static final String PROVIDER_HEALTH = "provider-health";
+    /** A budget's threshold crossed, once per budget, value, period and threshold. */
+    public static final String BUDGET_ALERTS = "budget-alerts";
+    /** Budgets exhausted in their period (compacted), read by classification for budget-aware retries. */
+    public static final String BUDGET_STATUS = "budget-status";
 
     private TopicNames() {
     }

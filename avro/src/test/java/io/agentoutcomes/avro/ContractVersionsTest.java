@@ -155,6 +155,31 @@ class ContractVersionsTest {
         assertThat(AgentResult.newBuilder(read).setAttribution(attributed.getAttribution()).build()).isEqualTo(attributed);
     }
 
+    /**
+     * Issue 23 appended {@code BUDGET_EXCEEDED} to {@code StopReason}, which has a default: the registry takes
+     * {@code ClassifiedOutcome} with it under FULL_TRANSITIVE, and a reader of the enum before it reads the new symbol
+     * as the default, {@code COMPLETED}, instead of failing.
+     */
+    @Test
+    void budgetExceededIsAFullyTransitivelyCompatibleAdditionReadByOlderReadersAsTheDefault() throws IOException {
+        Schema current = StopReason.getClassSchema();
+        Schema before = Schema.createEnum(current.getName(), current.getDoc(), current.getNamespace(),
+                current.getEnumSymbols().subList(0, current.getEnumSymbols().indexOf("BUDGET_EXCEEDED")),
+                current.getEnumDefault());
+        SchemaRegistryState registry = new SchemaRegistryState();
+        registry.setCompatibility(null, CompatibilityLevel.FULL_TRANSITIVE);
+        registry.apply(registry.prepare("stop-reason", before.toString()).schema());
+
+        assertThat(registry.prepare("stop-reason", current.toString()).isNew()).isTrue();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        new GenericDatumWriter<Object>(current).write(new GenericData.EnumSymbol(current, "BUDGET_EXCEEDED"), encoder);
+        encoder.flush();
+        Object read = new GenericDatumReader<Object>(current, before).read(null,
+                DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        assertThat(read.toString()).isEqualTo("COMPLETED");
+    }
+
     @Test
     void aRegistryTakesContractTwoAsTheNextVersionUnderFullCompatibility() throws IOException {
         Map<String, Schema> one = contractOne();

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.attribution.AttributeResults;
+import io.agentoutcomes.topology.budget.BudgetTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.pricing.PriceResults;
@@ -23,7 +24,8 @@ import org.apache.kafka.streams.kstream.Named;
  * {@link Intake} (the Avro input topics decoded; undecodable records to {@code rejected-input}),
  * {@link ClassifyTopology} (classification and routing), {@link RetrySchedulerTopology} (delayed retries), {@link ProviderGateTopology} (due retries paced and held per
  * provider) and
- * {@link ReplayTopology} (per-job replay state) and {@link AnalyticsTopology} (cost, token and retry analytics).
+ * {@link ReplayTopology} (per-job replay state), {@link BudgetTopology} (cost budgets and their alerts; classification
+ * reads their status for budget-aware retries) and {@link AnalyticsTopology} (cost, token and retry analytics).
  */
 public final class AgentOutcomesTopology {
     private AgentOutcomesTopology() {
@@ -45,7 +47,7 @@ public final class AgentOutcomesTopology {
                 .processValues(() -> new PriceResults(settings.pricing()), Named.as("agent-results-price")),
                 read.nodeFinished(), read.continuationEvents());
         ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
-                settings.taskRetention());
+                settings.taskRetention(), BudgetTopology.guard(builder, topics, settings.budgets()));
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may
         // reject a node event to rejected-input, which needs them.
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());
@@ -53,6 +55,7 @@ public final class AgentOutcomesTopology {
         ClassifyTopology.route(outcomes, topics, settings.retry().tiers());
         ProviderGateTopology.build(builder, topics, RetrySchedulerTopology.build(builder, topics, settings.scheduler()), outcomes,
                 settings.providers());
+        BudgetTopology.build(builder, topics, classified.agentOutcomes(), settings.budgets());
         if (settings.analytics().enabled()) {
             AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), settings.analytics());
         }

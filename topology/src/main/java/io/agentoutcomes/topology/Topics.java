@@ -2,6 +2,8 @@ package io.agentoutcomes.topology;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.BudgetAlert;
+import io.agentoutcomes.avro.BudgetStatus;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.DeadLetterRedrive;
@@ -77,6 +79,10 @@ public final class Topics {
     public final Topic<String, AgentMetrics> agentMetrics1h;
     /** Each change of a provider's circuit, keyed by scope. */
     public final Topic<String, ProviderHealth> providerHealth;
+    /** Each threshold a budget crosses, once per period, keyed by budget and value. */
+    public final Topic<String, BudgetAlert> budgetAlerts;
+    /** The budgets exhausted in their period, the latest per budget and value (compacted). */
+    public final Topic<String, BudgetStatus> budgetStatus;
 
     /**
      * @param prefix      prepended to every topic name
@@ -112,6 +118,9 @@ public final class Topics {
         agentMetrics1m = avro(prefix + TopicNames.AGENT_METRICS_1M, AgentMetrics.class, serdeConfig);
         agentMetrics1h = avro(prefix + TopicNames.AGENT_METRICS_1H, AgentMetrics.class, serdeConfig);
         providerHealth = avro(prefix + TopicNames.PROVIDER_HEALTH, ProviderHealth.class, serdeConfig);
+        budgetAlerts = avro(prefix + TopicNames.BUDGET_ALERTS, BudgetAlert.class, serdeConfig);
+        Topic<String, BudgetStatus> status = avro(prefix + TopicNames.BUDGET_STATUS, BudgetStatus.class, serdeConfig);
+        budgetStatus = new Topic<>(status.name(), status.keySerde(), status.valueSerde(), Cleanup.COMPACT, status.valueSchema());
     }
 
     /** Every topic, for creating them at start. */
@@ -120,7 +129,7 @@ public final class Topics {
                 continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
         all.addAll(List.of(retryReady, deadLetter, redrives, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h,
-                providerHealth));
+                providerHealth, budgetAlerts, budgetStatus));
         return all;
     }
 

@@ -35,7 +35,7 @@ class AgentOutcomesTopologyTest {
                 "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
                 "prod.retry-delay-30s", "prod.retry-delay-long", "prod.retry-ready", "prod.dead-letter",
                 "prod.redrives", "prod.compensations", "prod.verifications", "prod.replay-state", "prod.agent-metrics-1m",
-                "prod.agent-metrics-1h", "prod.provider-health");
+                "prod.agent-metrics-1h", "prod.provider-health", "prod.budget-alerts", "prod.budget-status");
         assertThat(topics.nodeFinished.valueSchema()).hasValue(NodeFinished.getClassSchema());
         assertThat(topics.agentResultsJson.valueSchema()).isEmpty();
     }

@@ -104,7 +104,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final String BACKOFF = "Backoff";
     private static final String RETRY = "Retries";
     private static final String STATE = "Task state and memory";
-    private static final String ANALYTICS = "Analytics";
+    static final String ANALYTICS = "Analytics";
     private static final String LIMITS = "Input and replay bounds";
 
     private static final Backoff BACKOFF_DEFAULTS = Backoff.defaults();
@@ -188,8 +188,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     /** Declared settings that are passed to the Kafka clients and serdes as well. */
     public static final Set<String> PASSED_THROUGH = Set.of(BASIC_AUTH_USER_INFO);
 
-    /** Settings named per error code, category or agent. */
-    public static final List<SettingFamily> FAMILIES = List.of(
+    /** Settings named per error code, category, agent or budget. */
+    public static final List<SettingFamily> FAMILIES = Stream.concat(Stream.of(
             new SettingFamily("policy.category.<category>", "policy.category.rate_limit", POLICY, Type.STRING, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
                     "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
             new SettingFamily("policy.code.<code>", "policy.code.llm-rate-limit", POLICY, Type.STRING, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
@@ -199,7 +199,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
                     "as the global settings", "the global policy", "One agent's own policy, starting from the global one.",
                     name -> name.startsWith("policy.agent.")),
             new SettingFamily("backoff.base.<code>.ms", "backoff.base.llm-timeout.ms", BACKOFF, Type.LONG, "at least 0", "the code's own base",
-                    "Base delay of one error code.", name -> name.startsWith("backoff.base.") && name.endsWith(".ms")));
+                    "Base delay of one error code.", name -> name.startsWith("backoff.base.") && name.endsWith(".ms"))),
+            BudgetConfig.FAMILIES.stream()).toList();
 
     /**
      * Name prefixes that belong to the service: a setting with one of them that is neither declared, nor of a family,
@@ -209,6 +210,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             Map.entry("policy.", "docs/classification.md"), Map.entry("backoff.", "docs/classification.md"),
             Map.entry("retry.", "docs/classification.md"), Map.entry("task.", "docs/classification.md"),
             Map.entry("analytics.", "docs/analytics.md"), Map.entry("pricing.", "docs/analytics.md"),
+            Map.entry("budget.", "docs/analytics.md"),
             Map.entry("replay.", "docs/replay.md"),
             Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
             Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),

@@ -5,6 +5,7 @@ import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.provider.ProviderGateSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
@@ -49,6 +50,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param inputLimits          how large one input record may be
  * @param pricing              the price table and the tolerance of a reported cost
  * @param providers            the provider gate: pacing and circuits per provider
+ * @param budgets              the declared cost budgets (none: no budget stage)
  * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
@@ -76,6 +78,7 @@ public record AppConfig(
         InputLimits inputLimits,
         PricingSettings pricing,
         ProviderGateSettings providers,
+        BudgetSettings budgets,
         TaskRetention taskRetention,
         long rocksDbMemoryBytes,
         Map<String, String> kafka) {
@@ -171,7 +174,7 @@ public record AppConfig(
     /** The settings the pipeline's stages are built with. */
     public PipelineSettings pipeline() {
         return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits, pricing,
-                providers);
+                providers, budgets);
     }
 
     @Override

@@ -92,7 +92,8 @@ public final class ConfigLoader {
                 httpSecurity(config, httpHost),
                 RetryPolicyConfig.parse(config, families), RetryPolicyConfig.scheduler(config), TopologySettings.analytics(config),
                 TopologySettings.replay(config), TopologySettings.input(config), TopologySettings.pricing(config),
-                TopologySettings.providers(config, config.getInt(TOPIC_PARTITIONS)), new TaskRetention(
+                TopologySettings.providers(config, config.getInt(TOPIC_PARTITIONS)),
+                BudgetConfig.parse(families, config.getInt(TOPIC_PARTITIONS)), new TaskRetention(
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_RETENTION_MS)),
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_SWEEP_INTERVAL_MS)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),

@@ -8,12 +8,19 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.logging.Logging;
 import io.agentoutcomes.app.http.query.AvroJson;
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.BudgetStatus;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
+import io.agentoutcomes.topology.budget.Budget;
+import io.agentoutcomes.topology.budget.BudgetPeriods;
+import io.agentoutcomes.topology.budget.BudgetSettings;
+import io.agentoutcomes.topology.budget.BudgetStatusGuard;
 import io.agentoutcomes.topology.classify.AttemptCount;
+import io.agentoutcomes.topology.classify.BudgetGuard;
 import io.agentoutcomes.topology.classify.Classification;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
@@ -23,12 +30,15 @@ import io.agentoutcomes.topology.ingest.RecordContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
@@ -65,6 +75,11 @@ public final class ExplainCommand implements Callable<Integer> {
             description = "Consecutive failures of the task before this one (default: 0, a first failure).")
     int failuresBefore;
 
+    @Option(names = "--budget-exhausted", paramLabel = "NAME[=VALUE]",
+            description = "Explain as if the declared budget NAME were exhausted in the result's period (for VALUE of its "
+                    + "dimension only, if given): a retry it stops (stop-retries=true) is shown stopped. Repeatable.")
+    List<String> exhaustedBudgets = new ArrayList<>();
+
     @Mixin
     ConfigOptions options;
 
@@ -84,7 +99,7 @@ public final class ExplainCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(
-                    explain(envelope, context, config.retryPolicy(), now)));
+                    explain(envelope, context, config.retryPolicy(), now, exhausted(config.budgets(), now))));
             out.flush();
             return 0;
         } catch (InvalidInputException e) {
@@ -97,7 +112,7 @@ public final class ExplainCommand implements Callable<Integer> {
     }
 
     /** The explanation of one envelope. */
-    JsonNode explain(byte[] envelope, RecordContext context, RetryPolicy policy, Instant now) {
+    JsonNode explain(byte[] envelope, RecordContext context, RetryPolicy policy, Instant now, BudgetGuard budgets) {
         TaskAttempts before = TaskAttempts.newBuilder().setAttempts(failuresBefore)
                 .setConsecutiveFailures(failuresBefore).setTotalFailures(failuresBefore).build();
         ObjectNode explanation = JSON.createObjectNode();
@@ -113,7 +128,7 @@ public final class ExplainCommand implements Callable<Integer> {
             AgentResult result = AgentResultNormalizer.normalize(envelope, context);
             InputBounds.check(result);
             explanation.set("canonical", AvroJson.toJson(result));
-            outcome = Classification.classify(result, before, policy, now, new Random());
+            outcome = Classification.classify(result, before, policy, now, new Random(), budgets, now.toEpochMilli());
             count = AttemptCount.of(before, result.getAttempt(),
                     result.getExecution() == null ? null : result.getExecution().getRetryCount());
         }
@@ -142,6 +157,34 @@ public final class ExplainCommand implements Callable<Integer> {
             explanation.put("retryCount", outcome.getRetryCount());
         }
         return explanation;
+    }
+
+    /**
+     * The budgets {@code --budget-exhausted} names, as exhausted in every period: the guard the pipeline would have,
+     * with their status given (spend at the limit) instead of read from {@code budget-status}.
+     */
+    private BudgetGuard exhausted(BudgetSettings budgets, Instant now) {
+        Map<String, String> named = new LinkedHashMap<>();
+        for (String given : exhaustedBudgets) {
+            int at = given.indexOf('=');
+            String name = at < 0 ? given : given.substring(0, at);
+            if (budgets.budget(name) == null) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--budget-exhausted " + given
+                        + ": no budget " + name + " is declared (budget." + name + ".*)");
+            }
+            named.put(name, at < 0 ? null : given.substring(at + 1));
+        }
+        return new BudgetStatusGuard(budgets, key -> {
+            Budget budget = budgets.budget(Budget.nameOf(key));
+            String value = Budget.valueOf(key);
+            if (!named.containsKey(budget.name()) || named.get(budget.name()) != null && !named.get(budget.name()).equals(value)) {
+                return null;
+            }
+            long start = BudgetPeriods.start(budget.period(), now.toEpochMilli());
+            ByteBuffer limit = Money.toBytes(budget.limitUsd());
+            return new BudgetStatus(budget.name(), budget.dimension().label(), value, budget.period(), start,
+                    BudgetPeriods.end(budget.period(), start), limit, limit.duplicate(), "explain", start);
+        });
     }
 
     private byte[] read() throws IOException {

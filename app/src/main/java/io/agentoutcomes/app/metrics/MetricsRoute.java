@@ -9,6 +9,7 @@ import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
 import java.util.function.Supplier;
@@ -16,7 +17,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters},
- * {@link ProviderGateMeters}, {@link RejectionMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
+ * {@link ProviderGateMeters}, {@link BudgetMeters}, {@link RejectionMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
  * ignored failures; {@link StreamsMetricsBinding}) and the JVM's, all on one registry.
  */
 public final class MetricsRoute {
@@ -26,16 +27,18 @@ public final class MetricsRoute {
     private final DomainMeters domainMeters;
     private final RetryScheduleMeters retryMeters;
     private final ProviderGateMeters providerMeters;
+    private final BudgetMeters budgetMeters;
 
     /** Registers the domain meters of this Kafka Streams instance; {@code totals}: its analytics' running totals. */
     public MetricsRoute(PrometheusMeterRegistry registry, KafkaStreams streams, Supplier<List<AgentMetrics>> totals,
-                        AnalyticsSettings analytics) {
+                        AnalyticsSettings analytics, BudgetSettings budgets) {
         this.registry = registry;
         RejectionMeters.register(registry, streams);
         PricingMeters.register(registry, streams);
         this.domainMeters = new DomainMeters(registry, totals, analytics.maxLabelSets(), analytics.dimensions());
         this.retryMeters = new RetryScheduleMeters(registry, streams);
         this.providerMeters = new ProviderGateMeters(registry, streams);
+        this.budgetMeters = new BudgetMeters(registry, streams, budgets);
     }
 
     /** The route, answered by {@code attached} once the service has it (until then it throws {@link QueryUnavailable}). */
@@ -57,6 +60,7 @@ public final class MetricsRoute {
         domainMeters.refresh();
         retryMeters.refresh();
         providerMeters.refresh();
+        budgetMeters.refresh();
         return registry.scrape();
     }
 }

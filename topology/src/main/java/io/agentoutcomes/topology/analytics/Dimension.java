@@ -101,7 +101,7 @@ public enum Dimension {
     }
 
     /** The dimension's value in an agent's result; null where the result does not say. */
-    String of(AgentResult result) {
+    public String of(AgentResult result) {
         return ofResult.apply(result);
     }
 

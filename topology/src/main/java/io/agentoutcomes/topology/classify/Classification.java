@@ -10,6 +10,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.TaskAttempts;
 import java.time.Instant;
 import java.util.Random;
@@ -29,9 +30,18 @@ public final class Classification {
     private Classification() {
     }
 
-    /** The classified outcome of an agent result, given its task's state before it. */
+    /** The classified outcome of an agent result, given its task's state before it; no budget stops its retry. */
     public static ClassifiedOutcome classify(AgentResult result, TaskAttempts before, RetryPolicy policy, Instant now,
                                              Random random) {
+        return classify(result, before, policy, now, random, BudgetGuard.NONE, now.toEpochMilli());
+    }
+
+    /**
+     * As above, where a retry of a failure stops instead when {@code budgets} says a budget its spend counts against is
+     * exhausted in the period of {@code eventTime} (the result's record timestamp, which decided its budget period).
+     */
+    public static ClassifiedOutcome classify(AgentResult result, TaskAttempts before, RetryPolicy policy, Instant now,
+                                             Random random, BudgetGuard budgets, long eventTime) {
         ExecutionMetadata execution = result.getExecution();
         AttemptCount count = AttemptCount.of(before, result.getAttempt(), execution == null ? null : execution.getRetryCount());
         int attempt = count.attempt();
@@ -47,6 +57,7 @@ public final class Classification {
                         confidence.reason(), count.consecutiveBefore(), count.totalBefore(), maxRetries, null));
             }
         }
+        classified = budgetStopped(classified, result, budgets, eventTime);
         Classifier.Verdict verdict = RetryTiming.timed(classified, attempt, result.getRateLimit(), policy, now, random);
         Integer retryCount = verdict.isFinal() ? attempt : null;
         ClassifiedOutcome outcome = outcome(result.getTaskId(), result.getResultId(), attempt, verdict, now);
@@ -64,6 +75,25 @@ public final class Classification {
             outcome.getDecision().setToolName(failure.getError().getToolName());
         }
         return outcome;
+    }
+
+    /**
+     * A failure's retry turned into a stop ({@code budget_exceeded}) by an exhausted budget: spending more on the task
+     * is what the budget forbids. Only failures: a success retried for its confidence is not dead-lettered for it.
+     */
+    static Classifier.Verdict budgetStopped(Classifier.Verdict verdict, AgentResult result, BudgetGuard budgets,
+                                            long eventTime) {
+        PolicyDecision decision = verdict.decision();
+        if (decision == null || decision.handling() != ErrorHandling.RETRY || verdict.resultType() != ResultType.RETRYABLE_FAILURE) {
+            return verdict;
+        }
+        // Asked only for a retry of a failure: the budgets' status is not read for every result.
+        BudgetGuard.Stop stop = budgets.stop(result, eventTime).orElse(null);
+        if (stop == null) {
+            return verdict;
+        }
+        return verdict.withDecision(decision.stopped(stop.rule(),
+                ErrorPolicy.notRetriedText(verdict.category(), stop.rule() + ", " + stop.why()), StopReason.BUDGET_EXCEEDED));
     }
 
     /** The classified outcome of a workflow node's completion (task {@code jobId/nodeId}), given its task's state. */

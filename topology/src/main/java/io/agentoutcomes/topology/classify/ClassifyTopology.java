@@ -39,23 +39,28 @@ public final class ClassifyTopology {
         }
     }
 
-    /** Adds the classification of agent results and node events, each kind with its task store. */
-    public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention) {
+    /**
+     * Adds the classification of agent results and node events, each kind with its task store; {@code budgets} stop
+     * agent results' retries once exhausted (budget-aware retries; {@link BudgetGuard.Factory#NONE}: none do).
+     */
+    public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention,
+                                      BudgetGuard.Factory budgets) {
         return new Classified(
                 classify(builder, intake.agentResults(), TaskKind.AGENT_RESULTS, AGENT_TASKS_STORE, "classify-agent-results",
-                        policy, retention),
+                        policy, retention, budgets),
                 classify(builder, intake.nodeFinished(), TaskKind.NODE_FINISHED, NODE_TASKS_STORE, "classify-node-finished",
-                        policy, retention));
+                        policy, retention, BudgetGuard.Factory.NONE));
     }
 
     /** One kind of completion classified by a {@link TaskClassifier} with its own task store. */
     static <V> KStream<String, ClassifiedOutcome> classify(StreamsBuilder builder, KStream<String, V> completions,
                                                                    TaskKind<V> kind, String store, String name,
-                                                                   RetryPolicy policy, TaskRetention retention) {
+                                                                   RetryPolicy policy, TaskRetention retention,
+                                                                   BudgetGuard.Factory budgets) {
         // Decoded states kept in memory: a task completed several times within one commit interval is decoded once
         // and written to its changelog once.
         builder.addStateStore(WriteBehindStore.builder(store, TaskStates::new, TASKS_IN_MEMORY));
-        return completions.process(() -> new TaskClassifier<>(policy, kind, store, retention), Named.as(name), store);
+        return completions.process(() -> new TaskClassifier<>(policy, kind, store, retention, budgets), Named.as(name), store);
     }
 
     /** Writes each outcome to the topics its decision names ({@link OutcomeRouter}), each through a sink of its own. */

@@ -39,6 +39,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private final TaskKind<V> kind;
     private final String storeName;
     private final TaskRetention retention;
+    private final BudgetGuard.Factory budgetGuards;
+    private BudgetGuard budgets;
     private final Random random = new Random();
     private ProcessorContext<String, ClassifiedOutcome> context;
     private WriteBehindStore<TaskState> tasks;
@@ -50,17 +52,20 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private String sweepFrom;
     private int addedSinceSweep;
 
-    TaskClassifier(RetryPolicy policy, TaskKind<V> kind, String storeName, TaskRetention retention) {
+    TaskClassifier(RetryPolicy policy, TaskKind<V> kind, String storeName, TaskRetention retention,
+                   BudgetGuard.Factory budgetGuards) {
         this.policy = policy;
         this.kind = kind;
         this.storeName = storeName;
         this.retention = retention;
+        this.budgetGuards = budgetGuards;
     }
 
     @Override
     public void init(ProcessorContext<String, ClassifiedOutcome> context) {
         this.context = context;
         this.tasks = WriteBehindStore.of(context, storeName);
+        this.budgets = budgetGuards.open(context);
         duplicates = sensor("duplicates");
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
@@ -96,7 +101,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             duplicates.record();
             return;
         }
-        ClassifiedOutcome outcome = kind.classify(value, resultId, state, policy, Instant.ofEpochMilli(now), random);
+        ClassifiedOutcome outcome = kind.classify(value, resultId, state, policy, Instant.ofEpochMilli(now), random, budgets,
+                record.timestamp());
         if (outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.IGNORE) {
             ignored.record();
         }

@@ -15,8 +15,9 @@ interface TaskKind<V> {
     /** The completion's idempotency key; {@code position} (topic/partition/offset) is asked for only where needed. */
     String resultId(V value, Supplier<String> position);
 
+    /** @param eventTime the completion's record timestamp, which decides the budget period its retry is checked in */
     ClassifiedOutcome classify(V value, String resultId, TaskAttempts before, RetryPolicy policy, Instant now,
-                               Random random);
+                               Random random, BudgetGuard budgets, long eventTime);
 
     TaskKind<AgentResult> AGENT_RESULTS = new TaskKind<>() {
         @Override
@@ -31,8 +32,8 @@ interface TaskKind<V> {
 
         @Override
         public ClassifiedOutcome classify(AgentResult value, String resultId, TaskAttempts before, RetryPolicy policy,
-                                          Instant now, Random random) {
-            return Classification.classify(value, before, policy, now, random);
+                                          Instant now, Random random, BudgetGuard budgets, long eventTime) {
+            return Classification.classify(value, before, policy, now, random, budgets, eventTime);
         }
     };
 
@@ -49,7 +50,8 @@ interface TaskKind<V> {
 
         @Override
         public ClassifiedOutcome classify(NodeFinished value, String resultId, TaskAttempts before, RetryPolicy policy,
-                                          Instant now, Random random) {
+                                          Instant now, Random random, BudgetGuard budgets, long eventTime) {
+            // A node's event names no agent and carries no cost: no budget counts it.
             return Classification.classifyNode(value, resultId, before, policy, now, random);
         }
     };

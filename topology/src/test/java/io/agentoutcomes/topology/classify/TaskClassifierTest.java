@@ -39,7 +39,7 @@ class TaskClassifierTest {
                     builder.stream(topics.agentResults.name(), Consumed.with(topics.agentResults.keySerde(),
                             topics.agentResults.valueSerde())),
                     TaskKind.AGENT_RESULTS, ClassifyTopology.AGENT_TASKS_STORE, "classify", RetryPolicy.defaults(),
-                    new TaskRetention(RETENTION, SWEEP, 3))
+                    new TaskRetention(RETENTION, SWEEP, 3), BudgetGuard.Factory.NONE)
             .to(topics.outcomesClassified.name(), topics.outcomesClassified.produced()));
     private final TestInputTopic<String, AgentResult> results = stage.input(stage.topics.agentResults);
     private final TestOutputTopic<String, ClassifiedOutcome> outcomes = stage.output(stage.topics.outcomesClassified);

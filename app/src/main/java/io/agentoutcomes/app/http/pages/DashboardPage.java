@@ -3,7 +3,9 @@ package io.agentoutcomes.app.http.pages;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.app.http.query.AnalyticsQueries.Series;
 import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.net.URLEncoder;
@@ -41,12 +43,13 @@ public final class DashboardPage {
      * @param totalsByTenant running totals per tenant; empty when the windows are not keyed by tenant (no card then)
      */
     public static String render(List<Series> costByModel, List<Series> totalsByAgent, List<Series> totalsByTenant,
-                                List<JobReplayState> recentJobs, List<ProviderState> providers) {
+                                List<JobReplayState> recentJobs, List<ProviderState> providers, List<BudgetState> budgets,
+                                BudgetSettings budgetSettings) {
         StringBuilder html = Html.head("agent-outcomes")
                 .append("<h1>agent-outcomes</h1><p class=\"muted\">Cost, tokens and retries of the agent fleet. ")
                 .append("<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a> · <a href=\"/metrics\">/metrics</a> · ")
                 .append("<a href=\"/ui/jobs\">jobs</a></p>");
-        if (costByModel.isEmpty() && totalsByAgent.isEmpty() && recentJobs.isEmpty() && providers.isEmpty()) {
+        if (costByModel.isEmpty() && totalsByAgent.isEmpty() && recentJobs.isEmpty() && providers.isEmpty() && budgets.isEmpty()) {
             // One card says how to send data; the charts come when there is something to draw.
             return html.append("<div class=\"card\" id=\"empty-state\"><h2>Nothing received yet</h2>").append(HOW_TO_SEND)
                     .append("<p class=\"muted\">Or run <code>java -jar app/target/agent-outcomes.jar demo</code>: the service "
@@ -79,6 +82,7 @@ public final class DashboardPage {
             html.append(card("Cost per tenant (total)", "tenant-cost", tenantTable(totalsByTenant)));
         }
         html.append(card("Providers: circuits and pacing", "providers", ProviderPanel.html(providers, System.currentTimeMillis())));
+        html.append(card("Budgets: spend this period", "budgets", BudgetPanel.html(budgets, budgetSettings)));
         StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
         for (JobReplayState job : recentJobs) {
             jobs.append("<tr><td><a href=\"/ui/jobs/").append(URLEncoder.encode(job.getJobId(),

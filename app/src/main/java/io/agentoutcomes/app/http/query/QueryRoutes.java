@@ -47,10 +47,13 @@ public final class QueryRoutes {
     private final JobQueries jobs;
     private final AnalyticsQueries analytics;
     private final ProviderQueries providers;
+    private final BudgetQueries budgets;
     private final String self;
 
     /** {@code self}: this instance's {@code application.server}, named on the jobs it answers. */
-    public QueryRoutes(JobQueries jobs, AnalyticsQueries analytics, ProviderQueries providers, String self) {
+    public QueryRoutes(JobQueries jobs, AnalyticsQueries analytics, ProviderQueries providers, BudgetQueries budgets,
+                       String self) {
+        this.budgets = budgets;
         this.jobs = jobs;
         this.analytics = analytics;
         this.providers = providers;
@@ -67,7 +70,9 @@ public final class QueryRoutes {
                 api("/analytics", attached, (queries, exchange, path) -> queries.analytics(exchange)),
                 api("/analytics/export", attached, (queries, exchange, path) -> queries.analyticsExport(exchange)),
                 api("/providers", attached, (queries, exchange, path) -> queries.providers(exchange)),
-                api("/providers/export", attached, (queries, exchange, path) -> bytes(exchange, queries.providers.export())));
+                api("/providers/export", attached, (queries, exchange, path) -> bytes(exchange, queries.providers.export())),
+                api("/budgets", attached, (queries, exchange, path) -> queries.budgets(exchange)),
+                api("/budgets/export", attached, (queries, exchange, path) -> bytes(exchange, queries.budgets.export())));
     }
 
     /** A query route's handler, given the query side once attached. */
@@ -105,6 +110,15 @@ public final class QueryRoutes {
         ObjectNode body = JSON.createObjectNode().put("isolationLevel", ISOLATION);
         ArrayNode scopes = body.putArray("providers");
         providers.scopes().forEach(state -> scopes.add(AvroJson.toJson(state)));
+        uncommitted(exchange);
+        HttpExchanges.json(exchange, 200, body);
+    }
+
+    /** {@code GET /budgets}: every budget value's spend, current and previous period, from every instance. */
+    void budgets(HttpExchange exchange) throws IOException {
+        ObjectNode body = JSON.createObjectNode().put("isolationLevel", ISOLATION);
+        ArrayNode values = body.putArray("budgets");
+        budgets.spend().forEach(state -> values.add(AvroJson.toJson(state)));
         uncommitted(exchange);
         HttpExchanges.json(exchange, 200, body);
     }

@@ -4,6 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.budget.BudgetSettings;
+import io.agentoutcomes.avro.BudgetPeriod;
+import io.agentoutcomes.avro.BudgetPeriodSpend;
+import io.agentoutcomes.avro.BudgetState;
+import io.agentoutcomes.avro.Money;
+import io.agentoutcomes.topology.analytics.Dimension;
+import io.agentoutcomes.topology.budget.Budget;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Instant;
@@ -41,7 +48,8 @@ class DashboardPageTest {
 
     @Test
     void anEmptyDashboardSaysHowToSendData() {
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of());
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                BudgetSettings.none());
         assertThat(page).contains("id=\"empty-state\"", "agent-outcomes.jar fleet", "agent-results-json", "agent-outcomes.jar demo");
     }
 
@@ -62,10 +70,25 @@ class DashboardPageTest {
     }
 
     @Test
+    void theBudgetsCardShowsEachValuesSpendAgainstItsLimitThisPeriod() {
+        Budget daily = new Budget("daily", Dimension.AGENT, null, BudgetPeriod.DAY, new BigDecimal("1"), Budget.DEFAULT_THRESHOLDS, true);
+        BudgetState a1 = new BudgetState("daily", "a1", new ArrayList<>(List.of(new BudgetPeriodSpend(
+                Instant.parse("2026-03-01T00:00:00Z").toEpochMilli(), Instant.parse("2026-03-02T00:00:00Z").toEpochMilli(),
+                Money.toBytes(new BigDecimal("0.85")), new ArrayList<>(List.of(50, 80)), false, 9L))));
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(a1),
+                BudgetSettings.of(List.of(daily), 4));
+
+        assertThat(page).contains("<h2>Budgets: spend this period</h2>").contains("<table id=\"budgets-table\">")
+                .contains("<tr><td>daily</td><td>agent a1</td><td>day from 2026-03-01T00:00:00Z</td><td>$0.85</td><td>$1.00</td>"
+                        + "<td>85 %</td><td>[50, 80] %</td></tr>");
+    }
+
+    @Test
     void reasoningTokensPerModelAreAChartOfTheirOwn() {
         AgentMetrics o3 = AgentMetrics.newBuilder(point("o3-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.00638", 2_200))
                 .setOutputTokens(1_200).setReasoningTokens(1_024).build();
-        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of(), List.of(), List.of());
+        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of(), List.of(), List.of(), List.of(),
+                BudgetSettings.none());
 
         Matcher chart = Pattern.compile("id=\"reasoning-chart\"><h2>([^<]*)</h2>(.*?)</div></div>").matcher(page);
         assertThat(chart.find()).isTrue();
@@ -75,7 +98,8 @@ class DashboardPageTest {
 
     @Test
     void anEmptyDashboardSaysHowToSendDataOnceNotInEveryCard() {
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of());
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+                BudgetSettings.none());
 
         assertThat(page.split("agent-results-json", -1)).hasSize(2);
         assertThat(page).doesNotContain("id=\"cost-chart\"", "No data yet.");

@@ -1,0 +1,152 @@
+package io.agentoutcomes.app.config;
+
+import io.agentoutcomes.avro.BudgetPeriod;
+import io.agentoutcomes.topology.analytics.Dimension;
+import io.agentoutcomes.topology.budget.Budget;
+import io.agentoutcomes.topology.budget.BudgetSettings;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.common.config.ConfigDef.Type;
+
+/**
+ * The declared cost budgets ({@link AgentOutcomesConfig#FAMILIES}) as the topology's {@link BudgetSettings}:
+ *
+ * <pre>
+ * budget.&lt;name&gt;.dimension=agent | model | provider | (any dimension of /analytics?by=)   required
+ * budget.&lt;name&gt;.value=acme            the one value it counts; absent: each value a budget of its own
+ * budget.&lt;name&gt;.period=day | week | month   UTC calendar periods (week: ISO, from Monday); default day
+ * budget.&lt;name&gt;.limit.usd=25          required, above 0
+ * budget.&lt;name&gt;.thresholds=50,80,100 percentages of the limit that alert, once per period each
+ * budget.&lt;name&gt;.stop-retries=false   true: retries of results counting against it stop once it is exhausted
+ * </pre>
+ */
+public final class BudgetConfig {
+    static final String PREFIX = "budget.";
+    static final String DIMENSION = ".dimension";
+    static final String VALUE = ".value";
+    static final String PERIOD = ".period";
+    static final String LIMIT = ".limit.usd";
+    static final String THRESHOLDS = ".thresholds";
+    static final String STOP_RETRIES = ".stop-retries";
+    /** Every part of a budget's declaration, by the suffix of its setting. */
+    static final List<String> PARTS = List.of(DIMENSION, VALUE, PERIOD, LIMIT, THRESHOLDS, STOP_RETRIES);
+    /** The settings of a budget, declared as families of {@link AgentOutcomesConfig} (the settings table lists them). */
+    static final List<SettingFamily> FAMILIES = List.of(
+            new SettingFamily("budget.<name>.dimension", "budget.acme-daily.dimension", AgentOutcomesConfig.ANALYTICS, Type.STRING,
+                    "a dimension: agent, model, provider (and those the analytics add)", "no budget",
+                    "Declares the cost budget <name> (no dots), counting spend by this dimension (docs/analytics.md, \"Budgets\").",
+                    name -> declares(name, DIMENSION)),
+            new SettingFamily("budget.<name>.value", "budget.acme-daily.value", AgentOutcomesConfig.ANALYTICS, Type.STRING, "a value of the dimension",
+                    "each value its own budget", "The one value the budget counts (a tenant, an agent).",
+                    name -> declares(name, VALUE)),
+            new SettingFamily("budget.<name>.period", "budget.acme-daily.period", AgentOutcomesConfig.ANALYTICS, Type.STRING, "day, week, month",
+                    "day", "The UTC calendar period spend is counted over (week: ISO, from Monday), by each result's event time.",
+                    name -> declares(name, PERIOD)),
+            new SettingFamily("budget.<name>.limit.usd", "budget.acme-daily.limit.usd", AgentOutcomesConfig.ANALYTICS, Type.STRING,
+                    "US dollars above 0, at most 12 decimals", "required", "The budget's limit per period.",
+                    name -> declares(name, LIMIT)),
+            new SettingFamily("budget.<name>.thresholds", "budget.acme-daily.thresholds", AgentOutcomesConfig.ANALYTICS, Type.LIST,
+                    "percentages of the limit, 1 to 1000", "50,80,100",
+                    "Each threshold crossed is published once per period on budget-alerts.",
+                    name -> declares(name, THRESHOLDS)),
+            new SettingFamily("budget.<name>.stop-retries", "budget.acme-daily.stop-retries", AgentOutcomesConfig.ANALYTICS, Type.BOOLEAN,
+                    "true, false", "false",
+                    "Budget-aware retries: once the budget is exhausted in a period, retries of failures counting against it stop (dead-letter, stop reason budget_exceeded).",
+                    name -> declares(name, STOP_RETRIES)));
+
+    private BudgetConfig() {
+    }
+
+    /** Whether a setting declares a part of a budget: {@code budget.<name><part>}. */
+    static boolean declares(String name, String part) {
+        return name.startsWith(PREFIX) && name.endsWith(part) && name.length() > PREFIX.length() + part.length();
+    }
+
+    /**
+     * @param families   the settings of the families, as given (other families' among them)
+     * @param partitions the topics' partitions, which the stage's repartition topic takes
+     */
+    public static BudgetSettings parse(Map<String, String> families, int partitions) {
+        Map<String, Map<String, String>> declared = new TreeMap<>();
+        families.forEach((key, value) -> PARTS.stream().filter(part -> declares(key, part)).findFirst().ifPresent(part -> {
+            String name = key.substring(PREFIX.length(), key.length() - part.length());
+            declared.computeIfAbsent(name, n -> new TreeMap<>()).put(part, value == null ? "" : value.trim());
+        }));
+        List<Budget> budgets = new ArrayList<>();
+        declared.forEach((name, parts) -> budgets.add(budget(name, parts)));
+        return BudgetSettings.of(budgets, partitions);
+    }
+
+    private static Budget budget(String name, Map<String, String> parts) {
+        String at = PREFIX + name;
+        if (name.contains(".")) {
+            throw new ConfigLoader.ConfigError("Budget name '" + name + "' (" + at + ".*) must not contain dots");
+        }
+        String dimension = parts.getOrDefault(DIMENSION, "");
+        if (dimension.isEmpty()) {
+            throw new ConfigLoader.ConfigError(at + DIMENSION + " must be set: " + Dimension.labels());
+        }
+        Dimension by;
+        try {
+            by = Dimension.of(dimension);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError(at + DIMENSION + " must be " + Dimension.labels() + ", was '" + dimension + "'");
+        }
+        String limit = parts.getOrDefault(LIMIT, "");
+        BigDecimal usd;
+        try {
+            usd = new BigDecimal(limit);
+        } catch (NumberFormatException e) {
+            throw new ConfigLoader.ConfigError(at + LIMIT + " must be set to an amount of US dollars above 0, e.g. 25 or 0.50, was '"
+                    + limit + "'");
+        }
+        try {
+            return new Budget(name, by, parts.get(VALUE), period(at, parts.getOrDefault(PERIOD, "")), usd,
+                    thresholds(at, parts.getOrDefault(THRESHOLDS, "")), stopRetries(at, parts.getOrDefault(STOP_RETRIES, "")));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigLoader.ConfigError(at + ".*: " + e.getMessage());
+        }
+    }
+
+    private static BudgetPeriod period(String at, String period) {
+        if (period.isEmpty()) {
+            return BudgetPeriod.DAY;
+        }
+        for (BudgetPeriod kind : BudgetPeriod.values()) {
+            if (Budget.label(kind).equals(period.toLowerCase(Locale.ROOT))) {
+                return kind;
+            }
+        }
+        throw new ConfigLoader.ConfigError(at + PERIOD + " must be day, week or month, was '" + period + "'");
+    }
+
+    private static List<Integer> thresholds(String at, String thresholds) {
+        if (thresholds.isEmpty()) {
+            return Budget.DEFAULT_THRESHOLDS;
+        }
+        List<Integer> percents = new ArrayList<>();
+        for (String percent : thresholds.split(",")) {
+            try {
+                percents.add(Integer.parseInt(percent.trim().replace("%", "")));
+            } catch (NumberFormatException e) {
+                throw new ConfigLoader.ConfigError(at + THRESHOLDS + " must be percentages of the limit, e.g. 50,80,100, was '"
+                        + thresholds + "'");
+            }
+        }
+        return percents;
+    }
+
+    private static boolean stopRetries(String at, String value) {
+        if (value.isEmpty() || value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new ConfigLoader.ConfigError(at + STOP_RETRIES + " must be true or false, was '" + value + "'");
+    }
+}

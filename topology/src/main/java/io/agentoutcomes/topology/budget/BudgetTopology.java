@@ -1,0 +1,109 @@
+package io.agentoutcomes.topology.budget;
+
+import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.BudgetCharge;
+import io.agentoutcomes.avro.BudgetState;
+import io.agentoutcomes.avro.BudgetStatus;
+import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.Money;
+import io.agentoutcomes.avro.serde.AvroSerde;
+import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.classify.BudgetGuard;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
+
+/**
+ * Cost budgets: each costed agent outcome (one per completion: classification dropped the duplicates) is charged to
+ * every declared budget whose dimension value it states, re-keyed by budget and value through the repartition topic
+ * {@code budget-charges}, so one stream task owns each budget value; {@link BudgetKeeper} keeps the spend per period
+ * and publishes each threshold crossed once to {@code budget-alerts}, and each budget exhausted to
+ * {@code budget-status}, which classification reads back through a global store ({@link #guard}). Not built when
+ * no budget is declared.
+ */
+public final class BudgetTopology {
+    /** Spend per budget and value, current and previous period ({@link BudgetState}). */
+    public static final String SPEND_STORE = "budget-spend";
+    /** Alerts sent per budget and threshold (keys {@code <budget>U+001F<threshold>}), for {@code /metrics}. */
+    public static final String ALERT_COUNTS_STORE = "budget-alert-counts";
+    /** The global store of {@code budget-status}, read by classification. */
+    public static final String STATUS_STORE = "budget-status";
+
+    private BudgetTopology() {
+    }
+
+    /**
+     * The budgets' status as classification reads it: a global store of {@code budget-status}, added when a budget
+     * stops retries; otherwise no guard.
+     */
+    public static BudgetGuard.Factory guard(StreamsBuilder builder, Topics topics, BudgetSettings settings) {
+        if (!settings.stopsRetries()) {
+            return BudgetGuard.Factory.NONE;
+        }
+        // In memory: the topic is compacted and small (one record per budget value exhausted), read again at start.
+        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATUS_STORE), Serdes.String(),
+                        topics.budgetStatus.valueSerde()).withLoggingDisabled(), topics.budgetStatus.name(),
+                Consumed.with(topics.budgetStatus.keySerde(), topics.budgetStatus.valueSerde()).withName("read-budget-status"),
+                BudgetStatusUpdater::new);
+        return context -> {
+            KeyValueStore<String, BudgetStatus> store = context.getStateStore(STATUS_STORE);
+            return new BudgetStatusGuard(settings, store::get);
+        };
+    }
+
+    /** Adds the budget stage over the agents' classified outcomes. */
+    public static void build(StreamsBuilder builder, Topics topics, KStream<String, ClassifiedOutcome> outcomes,
+                             BudgetSettings settings) {
+        if (!settings.enabled()) {
+            return;
+        }
+        Serde<BudgetCharge> chargeSerde = AvroSerde.specific(BudgetCharge.class).configured(topics.serdeConfig, false);
+        KStream<String, BudgetCharge> charges = outcomes
+                .flatMap((task, outcome) -> charges(outcome, settings), Named.as("charge-budgets"))
+                .repartition(Repartitioned.with(Serdes.String(), chargeSerde).withName("budget-charges")
+                        .withNumberOfPartitions(settings.partitions()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SPEND_STORE), Serdes.String(),
+                AvroSerde.specific(BudgetState.class).configured(topics.serdeConfig, false)));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALERT_COUNTS_STORE), Serdes.String(),
+                Serdes.Long()));
+        KStream<String, Object> kept = charges.process(() -> new BudgetKeeper(settings), Named.as("budget-keeper"),
+                SPEND_STORE, ALERT_COUNTS_STORE);
+        kept.to(topics.budgetAlerts.name(), produced(topics.budgetAlerts, BudgetKeeper.ALERTS));
+        kept.to(topics.budgetStatus.name(), produced(topics.budgetStatus, BudgetKeeper.STATUS));
+    }
+
+    /** The charges of one outcome: its result's total cost, to each budget whose dimension value it states. */
+    static List<KeyValue<String, BudgetCharge>> charges(ClassifiedOutcome outcome, BudgetSettings settings) {
+        AgentResult result = outcome.getAgentResult();
+        ByteBuffer cost = result == null || result.getExecution() == null || result.getExecution().getCost() == null ? null
+                : result.getExecution().getCost().getTotal();
+        if (cost == null || Money.toDecimal(cost).signum() <= 0) {
+            return List.of();
+        }
+        List<KeyValue<String, BudgetCharge>> charges = new ArrayList<>(1);
+        for (Budget budget : settings.budgets().values()) {
+            String value = budget.valueOf(result);
+            if (value != null) {
+                charges.add(KeyValue.pair(budget.key(value), new BudgetCharge(outcome.getResultId(), outcome.getTaskId(),
+                        cost.duplicate())));
+            }
+        }
+        return charges;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Produced<String, Object> produced(Topics.Topic<String, ?> topic, String sinkName) {
+        return Produced.with(topic.keySerde(), (Serde<Object>) topic.valueSerde()).withName(sinkName);
+    }
+}
