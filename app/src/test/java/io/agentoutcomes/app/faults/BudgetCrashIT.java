@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.BudgetPeriod;
 import io.agentoutcomes.avro.Cost;
 import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
@@ -16,27 +17,24 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.budget.BudgetPeriods;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Budgets under SIGKILL: a budget of $1 a day per agent (two agents standing for two tenants; issue 23's tenant
- * dimension is another branch's), each agent spending $1.50 on each of two days (results of $0.05, event times
+ * Budgets under SIGKILL: a budget of $1 a day per tenant (two tenants, named by the {@code tenant-id} header of one
+ * agent's results), each tenant spending $1.50 on each of two days (results of $0.05, event times
  * yesterday and today), the service killed while each day's budgets are crossing (its 50 % alerts out, its 100 % not
  * yet reached).
- * Then {@code budget-alerts} read with {@code read_committed}: exactly three alerts (50, 80, 100 %) per agent and day,
+ * Then {@code budget-alerts} read with {@code read_committed}: exactly three alerts (50, 80, 100 %) per tenant and day,
  * none twice, none lost, each with the spend its threshold was crossed at; and each day's spend exactly $1.50 (no cost
  * counted twice).
  */
@@ -51,7 +49,7 @@ class BudgetCrashIT {
         Scenarios.run("BudgetCrashIT: SIGKILL while budgets cross their thresholds", "budgets",
                 (dir, random, figures, softly) -> {
             Map<String, String> settings = new LinkedHashMap<>(Scenarios.serviceSettings(1));
-            settings.put("budget.daily.dimension", "agent");
+            settings.put("budget.daily.dimension", "tenant");
             settings.put("budget.daily.limit.usd", "1");
             settings.put("budget.daily.period", "day");
             try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
@@ -85,7 +83,7 @@ class BudgetCrashIT {
                                 Thread.sleep(random.nextInt(500));
                                 figures.put("alerts read before SIGKILL " + (downtimes.size() + 1),
                                         watcher.records(TopicNames.BUDGET_ALERTS).size());
-                                downtimes.add(killAndRestart(app, dir, random, figures, softly, downtimes.size() + 1));
+                                downtimes.add(Scenarios.killAndRestart(app, dir, random, figures, softly, downtimes.size() + 1));
                             } else {
                                 Thread.sleep(300);
                             }
@@ -123,27 +121,17 @@ class BudgetCrashIT {
         });
     }
 
-    private static Duration killAndRestart(AppInstance app, Path dir, Random random, FaultFigures figures,
-                                           SoftAssertions softly, int kill) throws Exception {
-        long killedAt = System.currentTimeMillis();
-        app.kill();
-        Thread.sleep(1_000 + random.nextInt(2_000));
-        app.start(dir.resolve("app.log"));
-        Duration ready = app.awaitHealthy(Duration.ofSeconds(120));
-        Duration down = Duration.ofMillis(System.currentTimeMillis() - killedAt);
-        figures.put("SIGKILL " + kill + ": from the kill to /health 200", down.toMillis() + " ms");
-        softly.assertThat(ready).as("restart %d: from the start to /health/ready 200", kill).isLessThanOrEqualTo(Duration.ofSeconds(15));
-        return down;
-    }
-
     /** The {@code i}-th result of a tenant on a day: $0.05, at the day's start plus {@code i} seconds. */
     private static ProducerRecord<byte[], byte[]> record(Serializer<AgentResult> avro, String tenant, long day, int i) {
         String task = tenant + "-" + day + "-" + i;
-        AgentResult result = AgentResult.newBuilder().setResultId("r-" + task).setAgentId(tenant).setTaskId(task)
+        AgentResult result = AgentResult.newBuilder().setResultId("r-" + task).setAgentId("worker").setTaskId(task)
                 .setDialect(Dialect.NATIVE).setOutcome(Success.newBuilder().build())
                 .setExecution(ExecutionMetadata.newBuilder().setProvider("openai").setModel("gpt-4o")
                         .setCost(Cost.newBuilder().setTotal(Money.toBytes(new BigDecimal("0.05"))).build()).build()).build();
-        return new ProducerRecord<>(TopicNames.AGENT_RESULTS, null, day + i * 1_000L, task.getBytes(StandardCharsets.UTF_8),
-                avro.serialize(TopicNames.AGENT_RESULTS, result));
+        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(TopicNames.AGENT_RESULTS, null, day + i * 1_000L,
+                task.getBytes(StandardCharsets.UTF_8), avro.serialize(TopicNames.AGENT_RESULTS, result));
+        // the tenant as producers name it: a header the pipeline attributes the result by
+        record.headers().add(HeaderNames.TENANT_ID, tenant.getBytes(StandardCharsets.UTF_8));
+        return record;
     }
 }

@@ -15,17 +15,14 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.Serializer;
-import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -77,7 +74,7 @@ class ProviderGateCrashIT {
                             && of(checks, watcher, "paced").size() >= 5, Duration.ofSeconds(60), Duration.ZERO);
                     softly.assertThat(opened).as("circuit open and paced retries leaving before the first kill").isTrue();
                     figures.put("circuit open, first paced retries at", (System.currentTimeMillis() - start) + " ms");
-                    Duration down1 = killAndRestart(app, dir, random, figures, softly, 1);
+                    Duration down1 = Scenarios.killAndRestart(app, dir, random, figures, softly, 1);
                     softly.assertThat(states(checks, watcher)).as("still open after the restart").containsExactly(CircuitState.OPEN);
 
                     // the provider recovers: successes until the circuit is closed
@@ -93,7 +90,7 @@ class ProviderGateCrashIT {
                     long pacedBefore = of(checks, watcher, "paced").size();
                     figures.put("paced released before the second kill", pacedBefore);
                     softly.assertThat(pacedBefore).as("paced retries still held at the second kill").isLessThan(PACED);
-                    Duration down2 = killAndRestart(app, dir, random, figures, softly, 2);
+                    Duration down2 = Scenarios.killAndRestart(app, dir, random, figures, softly, 2);
 
                     boolean all = watcher.await(seen -> distinct(checks, watcher) == PACED + FLAKY + STEADY, Duration.ofSeconds(150),
                             Duration.ofSeconds(5));
@@ -136,19 +133,6 @@ class ProviderGateCrashIT {
                 }
             }
         });
-    }
-
-    private static Duration killAndRestart(AppInstance app, Path dir, Random random, FaultFigures figures,
-                                           SoftAssertions softly, int kill) throws Exception {
-        long killedAt = System.currentTimeMillis();
-        app.kill();
-        Thread.sleep(1_000 + random.nextInt(2_000));
-        app.start(dir.resolve("app.log"));
-        Duration ready = app.awaitHealthy(Duration.ofSeconds(120));
-        Duration down = Duration.ofMillis(System.currentTimeMillis() - killedAt);
-        figures.put("SIGKILL " + kill + ": from the kill to /health 200", down.toMillis() + " ms");
-        softly.assertThat(ready).as("restart %d: from the start to /health/ready 200", kill).isLessThanOrEqualTo(Duration.ofSeconds(15));
-        return down;
     }
 
     private static List<CircuitState> states(PipelineChecks checks, TopicWatcher watcher) {

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -54,6 +55,24 @@ final class Scenarios {
             }
         }
         return Files.createDirectories(dir);
+    }
+
+    /**
+     * SIGKILLs the service, leaves it down 1–3 s, starts it again on the same data and ports and waits until it is
+     * ready; records the time from the kill to {@code /health} 200 as figure "SIGKILL n" and checks it was ready
+     * within 15 s of the restart. The time from the kill.
+     */
+    static Duration killAndRestart(AppInstance app, Path dir, Random random, FaultFigures figures, SoftAssertions softly,
+                                   int kill) throws Exception {
+        long killedAt = System.currentTimeMillis();
+        app.kill();
+        Thread.sleep(1_000 + random.nextInt(2_000));
+        app.start(dir.resolve("app.log"));
+        Duration ready = app.awaitHealthy(Duration.ofSeconds(120));
+        Duration down = Duration.ofMillis(System.currentTimeMillis() - killedAt);
+        figures.put("SIGKILL " + kill + ": from the kill to /health 200", down.toMillis() + " ms");
+        softly.assertThat(ready).as("restart %d: from the start to /health/ready 200", kill).isLessThanOrEqualTo(Duration.ofSeconds(15));
+        return down;
     }
 
     /**

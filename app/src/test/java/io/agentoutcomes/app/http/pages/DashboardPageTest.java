@@ -75,7 +75,7 @@ class DashboardPageTest {
         BudgetState a1 = new BudgetState("daily", "a1", new ArrayList<>(List.of(new BudgetPeriodSpend(
                 Instant.parse("2026-03-01T00:00:00Z").toEpochMilli(), Instant.parse("2026-03-02T00:00:00Z").toEpochMilli(),
                 Money.toBytes(new BigDecimal("0.85")), new ArrayList<>(List.of(50, 80)), false, 9L))));
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(a1),
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(a1),
                 BudgetSettings.of(List.of(daily), 4));
 
         assertThat(page).contains("<h2>Budgets: spend this period</h2>").contains("<table id=\"budgets-table\">")
