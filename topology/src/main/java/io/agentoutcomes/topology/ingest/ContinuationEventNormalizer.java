@@ -10,7 +10,9 @@ import io.agentoutcomes.avro.ContinuationEvaluation;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.StopReason;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -57,6 +59,9 @@ public final class ContinuationEventNormalizer {
                 .build();
     }
 
+    /** Seed 002's stop reasons, in its order. */
+    private static final Set<StopReason> LOOP_STOP_REASONS = EnumSet.complementOf(EnumSet.of(StopReason.BUDGET_EXCEEDED));
+
     /** {@code ForbidContinuation}, {@code forbid_continuation} and {@code FORBID_CONTINUATION} all name one decision. */
     private static ContinuationDecision decision(String text, String path) {
         String name = text.replaceAll("([a-z])([A-Z])", "$1_$2").toUpperCase(Locale.ROOT);
@@ -68,14 +73,20 @@ public final class ContinuationEventNormalizer {
         }
     }
 
-    /** The stop reasons a continuation event may carry: completed, steps_limit, ..., user_requested. */
+    /**
+     * The stop reasons a continuation event may carry: seed 002's, completed, steps_limit, ..., user_requested; not
+     * the pipeline's own {@code budget_exceeded}, which no agent loop reports.
+     */
     private static StopReason stopReason(String text) {
         try {
-            return StopReason.valueOf(text.toUpperCase(Locale.ROOT));
+            StopReason reason = StopReason.valueOf(text.toUpperCase(Locale.ROOT));
+            if (LOOP_STOP_REASONS.contains(reason)) {
+                return reason;
+            }
         } catch (IllegalArgumentException e) {
-            throw new InvalidInputException(WRONG_TYPE, "stopReason is '" + text + "': expected one of "
-                    + Arrays.stream(StopReason.values()).map(r -> r.name().toLowerCase(Locale.ROOT))
-                            .collect(Collectors.joining(", ")));
+            // answered below
         }
+        throw new InvalidInputException(WRONG_TYPE, "stopReason is '" + text + "': expected one of "
+                + LOOP_STOP_REASONS.stream().map(r -> r.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")));
     }
 }
