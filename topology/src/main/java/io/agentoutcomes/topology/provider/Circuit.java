@@ -50,9 +50,13 @@ final class Circuit {
     /** Moves the circuit if its evidence or the time say so; the change to publish, if any. */
     static Optional<ProviderHealth> evaluate(ProviderState state, ProviderGateSettings.CircuitSettings settings, long now) {
         long windowStart = now - settings.window().toMillis();
-        // A new list, not removeIf: a state read from the store holds Avro arrays, whose iterators cannot remove.
-        state.setBuckets(new ArrayList<>(state.getBuckets().stream()
-                .filter(bucket -> bucket.getStart() + settings.window().toMillis() / SLICES > windowStart).toList()));
+        long slice = settings.window().toMillis() / SLICES;
+        // Rebuilt only when a slice has expired (the check runs every 100 ms), as a new list, not by removeIf: a state
+        // read from the store holds Avro arrays, whose iterators cannot remove.
+        if (state.getBuckets().stream().anyMatch(bucket -> bucket.getStart() + slice <= windowStart)) {
+            state.setBuckets(new ArrayList<>(state.getBuckets().stream()
+                    .filter(bucket -> bucket.getStart() + slice > windowStart).toList()));
+        }
         long outcomes = 0;
         long failures = 0;
         for (OutcomeBucket bucket : state.getBuckets()) {

@@ -94,21 +94,25 @@ final class RequestBudgets {
     /** How many retries the budgets allow now; {@link Long#MAX_VALUE} where there is none. */
     static long allowance(ProviderState state, long now, long checkMs) {
         long allowed = Long.MAX_VALUE;
-        List<RequestBudget> kept = new ArrayList<>(state.getBudgets().size());
+        boolean expired = false;
         for (RequestBudget budget : state.getBudgets()) {
             refill(budget, now, checkMs);
-            if (budget.getLimit() == null && now >= budget.getBlockedUntil()) {
-                // without a limit, a budget only says "none until the reset"; past it, it says nothing
-                continue;
+            if (spent(budget, now)) {
+                expired = true;
+            } else {
+                allowed = Math.min(allowed, (long) Math.floor(Math.max(0, budget.getTokens())));
             }
-            kept.add(budget);
-            allowed = Math.min(allowed, (long) Math.floor(Math.max(0, budget.getTokens())));
         }
-        if (kept.size() != state.getBudgets().size()) {
+        if (expired) {
             // A new list, not an iterator's remove: a state read from the store holds Avro arrays, which cannot remove.
-            state.setBudgets(kept);
+            state.setBudgets(new ArrayList<>(state.getBudgets().stream().filter(budget -> !spent(budget, now)).toList()));
         }
         return allowed;
+    }
+
+    /** Without a limit, a budget only says "none until the reset"; past it, it says nothing. */
+    private static boolean spent(RequestBudget budget, long now) {
+        return budget.getLimit() == null && now >= budget.getBlockedUntil();
     }
 
     /** Takes {@code count} released retries from every budget. */

@@ -6,9 +6,6 @@ import io.agentoutcomes.topology.budget.BudgetTopology;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The budgets' spend per value and period from every instance's store {@value BudgetTopology#SPEND_STORE}: this
@@ -47,17 +44,6 @@ public final class BudgetQueries {
     }
 
     private List<BudgetState> local() {
-        List<BudgetState> found = new ArrayList<>();
-        try {
-            for (int partition : fanOut.localPartitions(BudgetTopology.SPEND_STORE)) {
-                ReadOnlyKeyValueStore<String, BudgetState> store = fanOut.partition(BudgetTopology.SPEND_STORE, partition);
-                try (KeyValueIterator<String, BudgetState> all = store.all()) {
-                    all.forEachRemaining(entry -> found.add(entry.value));
-                }
-            }
-        } catch (InvalidStateStoreException e) {
-            throw new QueryUnavailable("the budgets' partitions of this instance are moving");
-        }
-        return found;
+        return fanOut.localValues(BudgetTopology.SPEND_STORE, "the budgets' partitions of this instance are moving");
     }
 }

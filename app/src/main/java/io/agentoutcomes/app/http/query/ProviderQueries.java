@@ -5,9 +5,6 @@ import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
-import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
  * The provider gate's scopes (their circuits, budgets and held retries) from every instance's store
@@ -37,17 +34,6 @@ public final class ProviderQueries {
     }
 
     private List<ProviderState> local() {
-        List<ProviderState> found = new ArrayList<>();
-        try {
-            for (int partition : fanOut.localPartitions(ProviderGateTopology.STATE_STORE)) {
-                ReadOnlyKeyValueStore<String, ProviderState> store = fanOut.partition(ProviderGateTopology.STATE_STORE, partition);
-                try (KeyValueIterator<String, ProviderState> all = store.all()) {
-                    all.forEachRemaining(entry -> found.add(entry.value));
-                }
-            }
-        } catch (InvalidStateStoreException e) {
-            throw new QueryUnavailable("the provider gate's partitions of this instance are moving");
-        }
-        return found;
+        return fanOut.localValues(ProviderGateTopology.STATE_STORE, "the provider gate's partitions of this instance are moving");
     }
 }

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.http.query;
 
+import org.apache.kafka.streams.state.KeyValueIterator;
 import io.agentoutcomes.app.http.health.StreamsHealth;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.RestoreTracker;
@@ -138,6 +139,25 @@ public final class QueryFanOut {
             throw new QueryUnavailable("Kafka Streams is " + streams.state() + ": partitions are being assigned");
         }
         return partitions;
+    }
+
+    /**
+     * Every value of a key-value store in this instance's partitions; {@link QueryUnavailable}, saying {@code moving},
+     * while one of them is not open here.
+     */
+    public <V> List<V> localValues(String store, String moving) {
+        List<V> found = new ArrayList<>();
+        try {
+            for (int partition : localPartitions(store)) {
+                ReadOnlyKeyValueStore<Object, V> values = partition(store, partition);
+                try (KeyValueIterator<Object, V> all = values.all()) {
+                    all.forEachRemaining(entry -> found.add(entry.value));
+                }
+            }
+        } catch (InvalidStateStoreException e) {
+            throw new QueryUnavailable(moving);
+        }
+        return found;
     }
 
     /** One partition of a key-value store of this instance; {@link QueryUnavailable} until its task is open here. */
