@@ -71,7 +71,11 @@ class HostileCorpusIT {
                     long hostileRecords = 0;
                     for (HostileCase hostile : cases) {
                         producer.send(good.next(GOOD_BETWEEN_CASES));
-                        producer.send(hostile.records());
+                        if (hostile.expect() instanceof SkewedClockCase.Expected) {
+                            SkewedClockCase.send(producer, hostile);
+                        } else {
+                            producer.send(hostile.records());
+                        }
                         hostileRecords += hostile.records().size();
                         producer.flush();
                     }
@@ -125,6 +129,8 @@ class HostileCorpusIT {
                 }
             } else if (hostile.expect() instanceof DeadLettered d) {
                 problem = deadLetterProblem(d, dead, outcomes, ready, landed);
+            } else if (hostile.expect() instanceof SkewedClockCase.Expected skewed) {
+                problem = SkewedClockCase.problem(skewed, checks, watcher);
             } else {
                 problem = classifiedProblem((Classified) hostile.expect(), outcomes, replay, landed);
             }
