@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.TopicNames;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +65,12 @@ final class SkewedClockCase {
         Thread.sleep(SETTLE.toMillis());
         producer.send(skewed.records().subList(1, skewed.records().size()));
         producer.flush();
+    }
+
+    /** {@code agent_outcomes_input_timestamps_clamped_total} as the service's {@code /metrics} says (-1: not there). */
+    static double clampedOnMetrics(AppInstance app) throws IOException, InterruptedException {
+        return app.get("/metrics").body().lines().filter(line -> line.startsWith("agent_outcomes_input_timestamps_clamped_total"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
     }
 
     /** What is wrong with where the case's records landed; null when nothing. */
