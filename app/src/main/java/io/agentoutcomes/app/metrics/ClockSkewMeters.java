@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
@@ -26,13 +26,17 @@ public final class ClockSkewMeters {
     private ClockSkewMeters() {
     }
 
-    /** Registers the counter over {@code streams}' metrics; Micrometer holds {@code streams} weakly, the service holds it. */
+    /**
+     * Registers the counter over {@code streams}' metrics. Micrometer holds a function counter's object weakly, so the
+     * object is {@code streams}, which the service holds: a method reference held by nothing else would be collected,
+     * and the counter would read 0 from then on.
+     */
     public static void register(MeterRegistry registry, KafkaStreams streams) {
-        register(registry, streams::metrics);
+        register(registry, streams, KafkaStreams::metrics);
     }
 
-    static void register(MeterRegistry registry, Supplier<Map<MetricName, ? extends Metric>> metrics) {
-        FunctionCounter.builder(NAME, metrics, m -> sum(m.get()))
+    static <T> void register(MeterRegistry registry, T source, Function<T, Map<MetricName, ? extends Metric>> metrics) {
+        FunctionCounter.builder(NAME, source, s -> sum(metrics.apply(s)))
                 .description("Input records stamped further ahead of the wall clock than input.max.clock.skew.ms, read at the wall clock's time")
                 .register(registry);
     }

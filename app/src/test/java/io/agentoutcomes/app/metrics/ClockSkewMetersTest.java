@@ -35,7 +35,7 @@ class ClockSkewMetersTest {
                 metric(ClockSkewMeters.SENSOR_GROUP, "rejected-too-large-total", "agent-results", 11),
                 metric("stream-other-metrics", EventTimeBound.SENSOR + "-total", "agent-results", 100));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        ClockSkewMeters.register(registry, () -> metrics);
+        ClockSkewMeters.register(registry, metrics, m -> m);
         assertThat(registry.get(ClockSkewMeters.NAME).functionCounter().count()).isEqualTo(5.0);
     }
 }
