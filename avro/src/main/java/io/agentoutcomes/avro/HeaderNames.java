@@ -26,6 +26,12 @@ public final class HeaderNames {
     public static final String DIALECT = "dialect";
     /** On {@code retry-ready}: when the retry was due, ISO-8601 UTC. */
     public static final String DUE_AT = "due-at";
+    /**
+     * On a record whose timestamp was more than {@code input.max.clock.skew.ms} ahead of the wall clock when the pipeline
+     * read it: the producer's timestamp, ISO-8601 UTC. The record (and all it leads to) is stamped with the time it was
+     * read instead.
+     */
+    public static final String PRODUCER_TIMESTAMP = "producer-timestamp";
     /** Where the record first entered the pipeline: its input topic, partition and offset. */
     public static final String ORIGIN_TOPIC = "origin-topic";
     public static final String ORIGIN_PARTITION = "origin-partition";

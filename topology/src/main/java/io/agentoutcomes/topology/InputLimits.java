@@ -1,5 +1,7 @@
 package io.agentoutcomes.topology;
 
+import java.time.Duration;
+
 /**
  * How large one input record may be. Everything the pipeline writes for a record carries it once (a classified
  * outcome, a retry request, a rejected-input copy) plus a bounded few kilobytes (its identity, its headers, the
@@ -10,10 +12,19 @@ package io.agentoutcomes.topology;
  * @param maxRecordBytes an input value longer than this goes to {@code rejected-input}, reason {@code too-large},
  *                       without its value (a JSON value of exactly this length is taken; an Avro value may be
  *                       {@value #CANONICAL_ALLOWANCE_BYTES} bytes longer, see {@link #maxAvroRecordBytes()})
+ * @param maxClockSkew   how far ahead of the wall clock an input record's timestamp (its event time) may be when it
+ *                       is read; one further ahead is stamped with the wall clock instead, counted, and carries the
+ *                       producer's stamp in a header ({@code EventTimeBound})
  */
-public record InputLimits(int maxRecordBytes) {
+public record InputLimits(int maxRecordBytes, Duration maxClockSkew) {
     /** The setting's name, also handed to the exception handlers through the streams configuration. */
     public static final String MAX_RECORD_BYTES_CONFIG = "input.max.record.bytes";
+    public static final String MAX_CLOCK_SKEW_CONFIG = "input.max.clock.skew.ms";
+    /**
+     * Five minutes: far more than hosts kept by NTP drift apart (milliseconds), far less than the hour a broker takes
+     * a timestamp ahead ({@code log.message.timestamp.after.max.ms}).
+     */
+    public static final Duration DEFAULT_MAX_CLOCK_SKEW = Duration.ofMinutes(5);
     /**
      * The longest record key (UTF-8 bytes). Keys are task, job and agent ids: the classifier copies a key into a task
      * id, so a key of hundreds of kilobytes made outputs larger than the broker takes.
@@ -43,9 +54,17 @@ public record InputLimits(int maxRecordBytes) {
         if (maxRecordBytes < 1024) {
             throw new IllegalArgumentException(MAX_RECORD_BYTES_CONFIG + " must be at least 1024, was " + maxRecordBytes);
         }
+        if (maxClockSkew.isNegative()) {
+            throw new IllegalArgumentException(MAX_CLOCK_SKEW_CONFIG + " must be at least 0, was " + maxClockSkew.toMillis());
+        }
     }
 
-    /** 512 KiB: half the default request size, room for what outputs add. */
+    /** A record size bound with the default clock skew. */
+    public InputLimits(int maxRecordBytes) {
+        this(maxRecordBytes, DEFAULT_MAX_CLOCK_SKEW);
+    }
+
+    /** 512 KiB: half the default request size, room for what outputs add; {@link #DEFAULT_MAX_CLOCK_SKEW}. */
     public static InputLimits defaults() {
         return new InputLimits(512 * 1024);
     }

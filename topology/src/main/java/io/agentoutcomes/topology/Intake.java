@@ -22,7 +22,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * unknown schema id, corrupt Avro) or is out of the input's bounds (a key, value or headers too long; a value outside
  * {@link InputBounds}, which JSON input is held to as well) never reaches them: Kafka Streams' deserialization handler
  * sends it, with headers saying why, to {@code rejected-input} (see the service's streams configuration). A record
- * taken goes on with its headers scrubbed of credentials and stamped with where it was read ({@link AcceptInput}).
+ * taken goes on with its headers scrubbed of credentials and stamped with where it was read, its timestamp no further
+ * ahead of the wall clock than {@link InputLimits#maxClockSkew()} ({@link AcceptInput}).
  * <p>
  * The stages keep state per task and per job, so a task's records must all reach one partition: agent results are
  * keyed by task id, node events by job id. Keys are not trusted: a record keyed otherwise (or not at all) is re-keyed
@@ -51,7 +52,8 @@ public record Intake(
                 Serdes.serdeFrom(topic.keySerde().serializer(), BoundedDeserializer.keys(topic.keySerde().deserializer())),
                 Serdes.serdeFrom(topic.valueSerde().serializer(),
                         BoundedDeserializer.values(topic.valueSerde().deserializer(), limits, bounds)));
-        return builder.stream(topic.name(), consumed).processValues(AcceptInput::new, Named.as(name + "-accept"));
+        return builder.stream(topic.name(), consumed).processValues(() -> new AcceptInput<>(limits, topic.name()),
+                Named.as(name + "-accept"));
     }
 
     /** The stream with every record keyed by {@code keyOf} of its value, re-keying through a repartition topic where not. */

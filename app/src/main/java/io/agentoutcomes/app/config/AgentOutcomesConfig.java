@@ -180,6 +180,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .declare(ProviderGateConfig::declare)
             .group(LIMITS)
             .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
+            .define(InputLimits.MAX_CLOCK_SKEW_CONFIG, Type.LONG, InputLimits.DEFAULT_MAX_CLOCK_SKEW.toMillis(), Check.between(0, 3_600_000), "How far ahead of the wall clock an input record's timestamp (its event time) may be when read; one further ahead is read at the wall clock's time, its own kept in the header producer-timestamp, and counted (agent_outcomes_input_timestamps_clamped_total; docs/ingestion.md).")
             .define(REPLAY_MAX_PAYLOAD_BYTES, Type.INT, REPLAY_DEFAULTS.maxPayloadBytes(), Check.atLeast(64), "A node's payload longer than this is kept in a job's replay state as a summary with its size.")
             .define(REPLAY_MAX_REASON_CHARS, Type.INT, REPLAY_DEFAULTS.maxReasonChars(), Check.atLeast(16), "A reason longer than this is cut, saying how long it was.")
             .define(REPLAY_MAX_STATE_BYTES, Type.INT, REPLAY_DEFAULTS.maxStateBytes(), Check.atLeast(4096), "A job's replay state at most; past it the largest payloads are summarized, then the event is rejected.")

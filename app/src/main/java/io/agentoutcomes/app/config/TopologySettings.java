@@ -80,8 +80,9 @@ public final class TopologySettings {
                 config.getInt(AgentOutcomesConfig.REPLAY_MAX_STATE_BYTES));
     }
 
-    /** The largest input record read. */
+    /** The largest input record read, and how far ahead of the wall clock its timestamp may be. */
     public static InputLimits input(AgentOutcomesConfig config) {
-        return new InputLimits(config.getInt(InputLimits.MAX_RECORD_BYTES_CONFIG));
+        return new InputLimits(config.getInt(InputLimits.MAX_RECORD_BYTES_CONFIG),
+                Duration.ofMillis(config.getLong(InputLimits.MAX_CLOCK_SKEW_CONFIG)));
     }
 }

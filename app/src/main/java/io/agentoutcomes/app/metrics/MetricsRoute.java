@@ -17,7 +17,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters},
- * {@link ProviderGateMeters}, {@link BudgetMeters}, {@link RejectionMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
+ * {@link ProviderGateMeters}, {@link BudgetMeters}, {@link RejectionMeters}, {@link ClockSkewMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
  * ignored failures; {@link StreamsMetricsBinding}) and the JVM's, all on one registry.
  */
 public final class MetricsRoute {
@@ -35,6 +35,7 @@ public final class MetricsRoute {
         this.registry = registry;
         RejectionMeters.register(registry, streams);
         PricingMeters.register(registry, streams);
+        ClockSkewMeters.register(registry, streams);
         this.domainMeters = new DomainMeters(registry, totals, analytics.maxLabelSets(), analytics.dimensions());
         this.retryMeters = new RetryScheduleMeters(registry, streams);
         this.providerMeters = new ProviderGateMeters(registry, streams);

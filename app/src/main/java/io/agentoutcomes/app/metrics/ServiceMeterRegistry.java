@@ -9,15 +9,16 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
  * The service's one Prometheus registry, with the JVM's meters (memory, threads, processor, GC) bound, and without
- * Kafka Streams' binder's copies of the rejection and pricing sensors ({@link RejectionMeters#binderCopies},
- * {@link PricingMeters#binderCopies}).
+ * Kafka Streams' binder's copies of the rejection, pricing and clock-skew sensors ({@link RejectionMeters#binderCopies},
+ * {@link PricingMeters#binderCopies}, {@link ClockSkewMeters#binderCopies}).
  */
 public final class ServiceMeterRegistry implements AutoCloseable {
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
     public ServiceMeterRegistry() {
-        registry.config().meterFilter(RejectionMeters.binderCopies()).meterFilter(PricingMeters.binderCopies());
+        registry.config().meterFilter(RejectionMeters.binderCopies()).meterFilter(PricingMeters.binderCopies())
+                .meterFilter(ClockSkewMeters.binderCopies());
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);

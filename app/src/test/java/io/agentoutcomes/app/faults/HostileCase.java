@@ -36,7 +36,7 @@ record HostileCase(String name, List<ProducerRecord<byte[], byte[]>> records, Ex
     }
 
     /** Where a case's records must land. */
-    sealed interface Expectation permits Rejected, DeadLettered, Classified {
+    sealed interface Expectation permits Rejected, DeadLettered, Classified, SkewedClockCase.Expected {
     }
 
     /**

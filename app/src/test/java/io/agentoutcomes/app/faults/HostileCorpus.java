@@ -189,6 +189,7 @@ final class HostileCorpus {
         cases.add(nodesWithoutAttempt(time));
         cases.add(rekeyed(time));
         cases.add(bigPayloadJob(time));
+        cases.add(SkewedClockCase.create(System.currentTimeMillis()));
         return cases;
     }
 

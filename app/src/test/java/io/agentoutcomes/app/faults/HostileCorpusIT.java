@@ -71,7 +71,11 @@ class HostileCorpusIT {
                     long hostileRecords = 0;
                     for (HostileCase hostile : cases) {
                         producer.send(good.next(GOOD_BETWEEN_CASES));
-                        producer.send(hostile.records());
+                        if (hostile.expect() instanceof SkewedClockCase.Expected) {
+                            SkewedClockCase.send(producer, hostile);
+                        } else {
+                            producer.send(hostile.records());
+                        }
                         hostileRecords += hostile.records().size();
                         producer.flush();
                     }
@@ -89,6 +93,10 @@ class HostileCorpusIT {
                     figures.put("hostile cases landed as expected", cases.size() - wrong.size());
                     figures.put("hostile cases landed wrong", wrong);
                     softly.assertThat(wrong).as("hostile cases that did not land where they must, with their reason").isEmpty();
+                    double clamped = SkewedClockCase.clampedOnMetrics(app);
+                    figures.put("input timestamps clamped (/metrics)", clamped);
+                    softly.assertThat(clamped).as("agent_outcomes_input_timestamps_clamped_total: the skewed clock's one record")
+                            .isEqualTo(names.isEmpty() || names.contains(SkewedClockCase.NAME) ? 1.0 : 0.0);
                     figures.put("hostile cases: where they landed", where(checks, watcher, cases));
 
                     List<String> leaks = leaks(kafka.bootstrapServers(), app, dir);
@@ -125,6 +133,8 @@ class HostileCorpusIT {
                 }
             } else if (hostile.expect() instanceof DeadLettered d) {
                 problem = deadLetterProblem(d, dead, outcomes, ready, landed);
+            } else if (hostile.expect() instanceof SkewedClockCase.Expected skewed) {
+                problem = SkewedClockCase.problem(skewed, checks, watcher);
             } else {
                 problem = classifiedProblem((Classified) hostile.expect(), outcomes, replay, landed);
             }

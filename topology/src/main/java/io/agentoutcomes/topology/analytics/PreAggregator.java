@@ -23,7 +23,10 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
     private final DimensionCap cap;
     private ProcessorContext<String, AgentMetrics> context;
     private PartialAggregatesStore partials;
-    /** The latest timestamp aggregated since this task started (-1: none yet), for the progress records. */
+    /**
+     * The latest timestamp aggregated since this task started, at most the wall clock's time when it was aggregated
+     * (-1: none yet), for the progress records.
+     */
     private long aggregatedUpTo = -1;
     /** Whether anything was aggregated since the last flush. */
     private boolean aggregatedSinceFlush;
@@ -57,8 +60,13 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
         }
     }
 
+    /**
+     * This task's progress moves to {@code timestamp}, but never past the wall clock: a record stamped ahead (within
+     * the input's clock skew) is aggregated in its own window, but must not make this task report, for every other
+     * source's records, that windows up to its time can close.
+     */
     private void aggregated(long timestamp) {
-        aggregatedUpTo = Math.max(aggregatedUpTo, timestamp);
+        aggregatedUpTo = Math.max(aggregatedUpTo, Math.min(timestamp, context.currentSystemTimeMs()));
         aggregatedSinceFlush = true;
     }
 

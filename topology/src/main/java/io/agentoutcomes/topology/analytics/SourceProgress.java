@@ -19,7 +19,8 @@ import org.apache.kafka.streams.processor.StreamPartitioner;
  * task has not sent yet (issue 19: 60 and 314 partials dropped as late, 12–32 % of the 1-minute windows' completions).
  * <p>
  * Each source sends, after the partials of every flush, a progress record to every partition of the partials topic
- * (keyed {@value #PREFIX}{@code <source>|<state>|<time>}, no value): the latest timestamp it has aggregated, and
+ * (keyed {@value #PREFIX}{@code <source>|<state>|<time>}, no value): the latest timestamp it has aggregated, never
+ * past the wall clock (a record stamped ahead must not close the windows of every other record: issue 29), and
  * whether it aggregated anything since its last flush. A source that did is <em>busy</em> and holds the windows back
  * to its time; one that did not is <em>idle</em> — it has no backlog, so whatever it sends later is new — and holds
  * nothing back; one that has aggregated nothing since it started is <em>starting</em> for {@link #STARTING_FOR_MS}

@@ -49,7 +49,7 @@ public final class IngestTopology {
         String refused = "reject-" + from.name();
         KStream<Object, Object> normalized = builder
                 .stream(from.name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("read-" + from.name()))
-                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, bounds, limits.maxRecordBytes(), written, refused),
+                .process(() -> new NormalizeProcessor<>(normalizer, keyOf, bounds, limits, from.name(), written, refused),
                         Named.as("normalize-" + from.name()));
         normalized.to(to.name(), sink(to.keySerde(), to.valueSerde(), written));
         normalized.to(rejected.name(), sink(Serdes.ByteArray(), Serdes.ByteArray(), refused));

@@ -18,7 +18,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * Normalizes each record, or marks it rejected with the reason in its headers. Bounded before parsing (value, key,
  * headers) and after ({@code bounds}: the canonical record within {@link InputBounds}, as
  * Avro input is); a canonical record goes on with its headers scrubbed of credentials and stamped with where it was
- * read ({@link InputHeaders}). Each record is forwarded to one of two sinks, by name: the canonical topic's
+ * read ({@link InputHeaders}), its timestamp bounded by the wall clock ({@link EventTimeBound}). Each record is forwarded to one of two sinks, by name: the canonical topic's
  * (keyed by the canonical record's task, job or agent) or {@code rejected-input}'s (its bytes, scrubbed).
  */
 final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, Object> {
@@ -27,24 +27,29 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, O
     private final Consumer<V> bounds;
     private final int maxBytes;
     private final InputHeaders accepted = new InputHeaders();
+    private final EventTimeBound eventTime;
+    private final String topic;
     private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
     private final String canonicalSink;
     private final String rejectedSink;
     private ProcessorContext<Object, Object> context;
 
-    NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, Consumer<V> bounds, int maxBytes,
-                       String canonicalSink, String rejectedSink) {
+    NormalizeProcessor(Normalizer<V> normalizer, Function<V, String> keyOf, Consumer<V> bounds, InputLimits limits,
+                       String topic, String canonicalSink, String rejectedSink) {
         this.normalizer = normalizer;
         this.canonicalSink = canonicalSink;
         this.rejectedSink = rejectedSink;
         this.keyOf = keyOf;
         this.bounds = bounds;
-        this.maxBytes = maxBytes;
+        this.maxBytes = limits.maxRecordBytes();
+        this.eventTime = new EventTimeBound(limits.maxClockSkew());
+        this.topic = topic;
     }
 
     @Override
     public void init(ProcessorContext<Object, Object> context) {
         this.context = context;
+        eventTime.init(context, topic);
     }
 
     @Override
@@ -74,8 +79,8 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, O
             Headers headers = accepted.accept(event == null ? record.headers()
                     : CloudEvents.canonicalHeaders(record.headers(), event), metadata);
             checkHeaders(headers, " (with the CloudEvent's attributes)");
-            context.forward(new Record<Object, Object>(keyOf.apply(canonical), canonical, record.timestamp(), headers),
-                    canonicalSink);
+            long timestamp = eventTime.bound(record.timestamp(), context.currentSystemTimeMs(), headers);
+            context.forward(new Record<Object, Object>(keyOf.apply(canonical), canonical, timestamp, headers), canonicalSink);
         } catch (InvalidInputException e) {
             rejectionSensor(e.kind(), metadata.topic()).record();
             Headers headers = RejectedInput.copyHeaders(record.headers());

@@ -31,7 +31,10 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The analytics over the whole pipeline, agent results in: local partials flushed by the wall clock, windows closed by stream time. */
+/**
+ * The analytics over the whole pipeline, agent results in: local partials flushed by the wall clock, windows closed by
+ * the tasks' progress in event time, which never runs ahead of the wall clock.
+ */
 class AnalyticsTopologyTest {
     private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
             PipelineSettings.defaults().withAnalytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
@@ -96,6 +99,8 @@ class AnalyticsTopologyTest {
         assertThat(late.getCompletions()).isEqualTo(Map.of("SUCCESS", 2L, "PERMANENT_FAILURE", 1L));
         assertThat(late.getWindowClosed()).isFalse();
 
+        // two minutes on, on the wall clock too: a task's progress never runs ahead of it
+        driver.advanceWallClockTime(Duration.ofMinutes(2));
         publish(T0.plusSeconds(125), true, "0.000001", 1, 10);
         driver.advanceWallClockTime(Duration.ofSeconds(1));
         publish(T0.plusSeconds(126), true, "0.000001", 1, 10);
@@ -113,6 +118,7 @@ class AnalyticsTopologyTest {
 
     @Test
     void aWindowWhoseRecordsArrivedInTimeKeepsThemWhenTheSameFlushCarriesAMuchLaterWindow() {
+        driver.advanceWallClockTime(Duration.ofSeconds(200));
         publish(T0.plusSeconds(5), true, "0.25", 100, 200);
         publish(T0.plusSeconds(200), true, "0.5", 10, 200);
         driver.advanceWallClockTime(Duration.ofSeconds(1));
@@ -131,6 +137,8 @@ class AnalyticsTopologyTest {
 
     @Test
     void aBacklogSpanningManyWindowsAfterDowntimeIsAggregatedWhole() {
+        // back after half an hour's downtime: the backlog is in the wall clock's past
+        driver.advanceWallClockTime(Duration.ofMinutes(30));
         for (int minute = 0; minute < 30; minute++) {
             publish(T0.plusSeconds(60L * minute + 1), true, "0.01", 1, 10);
         }

@@ -36,10 +36,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PreAggregatorTest {
     private static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
-    private static final long STARTED_AT = 1_000_000L;
     private static final Dimensions KEY = Dimensions.of("summarizer", "gpt-4o-mini", "openai", Dimensions.UNKNOWN);
     private static final long HOUR = Instant.parse("2026-03-01T10:00:00Z").toEpochMilli();
     private static final long MINUTE = 60_000;
+    /** The wall clock when the task starts: after the records' times, as a producer's clock is. */
+    private static final long STARTED_AT = HOUR + 5 * MINUTE;
 
     @TempDir
     Path stateDir;
@@ -146,5 +147,22 @@ class PreAggregatorTest {
         flush(STARTED_AT + SourceProgress.STARTING_FOR_MS);
         assertThat(context.forwarded()).extracting(f -> f.record().key(), f -> f.record().value(), f -> f.record().timestamp())
                 .containsExactly(tuple(new Report(3, State.IDLE, -1).key(), null, 0L));
+    }
+
+    @Test
+    void aRecordStampedAheadOfTheWallClockIsAggregatedInItsWindowButTheTaskIsBusyOnlyUpToTheWallClock() {
+        ClassifiedOutcome ahead = success("r-ahead", 100);
+        context.setCurrentSystemTimeMs(STARTED_AT + 500);
+        process(ahead, STARTED_AT + 4 * MINUTE);
+
+        flush(STARTED_AT + 1_000);
+
+        long minute = STARTED_AT + 4 * MINUTE;
+        assertThat(context.forwarded()).extracting(f -> f.record().key(), f -> f.record().timestamp())
+                .containsExactly(
+                        tuple(key(WindowSize.ONE_MINUTE, minute), minute),
+                        tuple(key(WindowSize.ONE_HOUR, HOUR), HOUR),
+                        tuple(key(WindowSize.TOTAL, 0), 0L),
+                        tuple(new Report(3, State.BUSY, STARTED_AT + 500).key(), STARTED_AT + 500));
     }
 }
