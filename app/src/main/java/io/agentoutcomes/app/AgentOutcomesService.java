@@ -70,6 +70,7 @@ public final class AgentOutcomesService implements AutoCloseable {
     private HttpApi http;
     /** Completed with the cause when Kafka Streams fails for good: the process should then exit with an error. */
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
+    private final RestoreTracker restores = new RestoreTracker();
 
     private AgentOutcomesService(AppConfig config) {
         this.config = config;
@@ -175,7 +176,6 @@ public final class AgentOutcomesService implements AutoCloseable {
             }
         });
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
-        RestoreTracker restores = new RestoreTracker();
         streams.setGlobalStateRestoreListener(restores);
         http.attach(streams, self, metrics, config.analytics(), restores,
                 StoreTopics.of(topology.describe(), config.applicationId()),
@@ -264,6 +264,11 @@ public final class AgentOutcomesService implements AutoCloseable {
     /** Completes, with the cause, when this instance can no longer work and should be restarted. */
     public CompletableFuture<Throwable> fatalError() {
         return fatal;
+    }
+
+    /** Records each store restored from its changelog since the start. */
+    public Map<String, Long> restoredRecords() {
+        return restores.restoredRecords();
     }
 
     public KafkaStreams.State streamsState() {
