@@ -15,11 +15,13 @@ import io.agentoutcomes.app.metrics.StreamsMetricsBinding;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.app.registry.TopicSchemas;
+import io.agentoutcomes.app.streams.PunctuationFailures;
 import io.agentoutcomes.app.streams.StreamThreadFailureHandler;
 import io.agentoutcomes.avro.registry.SchemaRegistryUnavailableException;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.net.BindException;
@@ -70,6 +72,7 @@ public final class AgentOutcomesService implements AutoCloseable {
     private HttpApi http;
     /** Completed with the cause when Kafka Streams fails for good: the process should then exit with an error. */
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
+    private final RestoreTracker restores = new RestoreTracker();
 
     private AgentOutcomesService(AppConfig config) {
         this.config = config;
@@ -152,10 +155,12 @@ public final class AgentOutcomesService implements AutoCloseable {
         Topology topology = AgentOutcomesTopology.build(topics, config.pipeline(), streamsProperties);
         TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
                 config.partitions()), config.replicationFactor());
-        streams = new KafkaStreams(topology, streamsProperties);
         ServiceMeterRegistry meters = new ServiceMeterRegistry();
         resources.push(meters);
         PrometheusMeterRegistry metrics = meters.registry();
+        streamsProperties.put(PunctuationWatch.CONFIG, new PunctuationFailures(metrics, config.maxPunctuationFailures(),
+                fatal::complete));
+        streams = new KafkaStreams(topology, streamsProperties);
         StreamsMetricsBinding streamsMetrics = new StreamsMetricsBinding(streams, metrics);
         resources.push(streamsMetrics);
         // Kafka Streams closes first: its last commit must not meet a metrics binder already closed.
@@ -175,7 +180,6 @@ public final class AgentOutcomesService implements AutoCloseable {
             }
         });
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
-        RestoreTracker restores = new RestoreTracker();
         streams.setGlobalStateRestoreListener(restores);
         http.attach(streams, self, metrics, config.analytics(), restores,
                 StoreTopics.of(topology.describe(), config.applicationId()),
@@ -264,6 +268,11 @@ public final class AgentOutcomesService implements AutoCloseable {
     /** Completes, with the cause, when this instance can no longer work and should be restarted. */
     public CompletableFuture<Throwable> fatalError() {
         return fatal;
+    }
+
+    /** Records each store restored from its changelog since the start. */
+    public Map<String, Long> restoredRecords() {
+        return restores.restoredRecords();
     }
 
     public KafkaStreams.State streamsState() {

@@ -313,8 +313,8 @@ class MetricsEndpointTest {
         JsonNode queries = selectors(file);
 
         assertThat(alerts).containsExactlyInAnyOrder("AgentOutcomesDown", "StreamsNotRunning", "StreamThreadsReplaced",
-                "ConsumerLagHigh", "DeadLetterRateHigh", "RetriesLate", "RejectedInput", "UndecodableInputDropped",
-                "ProviderCircuitOpen", "ProviderCircuitFlapping", "BudgetThresholdCrossed");
+                "ConsumerLagHigh", "PunctuationsFailing", "DeadLetterRateHigh", "RetriesLate", "RejectedInput",
+                "UndecodableInputDropped", "ProviderCircuitOpen", "ProviderCircuitFlapping", "BudgetThresholdCrossed");
         assertThat(queries).hasSize(alerts.size());
         // up: made by Prometheus for every target it scrapes, never on /metrics
         queries.forEach(query -> assertOnMetrics(query, Set.of("up")));

@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.attribution.AttributeResults;
 import io.agentoutcomes.topology.budget.BudgetTopology;
@@ -47,18 +48,22 @@ public final class AgentOutcomesTopology {
                 .processValues(() -> new PriceResults(settings.pricing()), Named.as("agent-results-price")),
                 read.nodeFinished(), read.continuationEvents());
         ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
-                settings.taskRetention(), BudgetTopology.guard(builder, topics, settings.budgets()));
+                settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may
         // reject a node event to rejected-input, which needs them.
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());
         KStream<String, ClassifiedOutcome> outcomes = classified.all();
         ClassifyTopology.route(outcomes, topics, settings.retry().tiers());
-        ProviderGateTopology.build(builder, topics, RetrySchedulerTopology.build(builder, topics, settings.scheduler()), outcomes,
-                settings.providers());
-        BudgetTopology.build(builder, topics, classified.agentOutcomes(), settings.budgets());
+        KStream<String, Object> events = AnalyticsTopology.events(outcomes, intake.continuationEvents());
+        KStream<String, RetryRequest> due = RetrySchedulerTopology.build(builder, topics, settings.scheduler());
+        // Kafka Streams numbers sub-topologies in the order their first node is added, and a task's state directory
+        // is named by that number: the optional stages come last, in this fixed order, those on by default first, so
+        // turning one on renumbers no always-on stage, and declaring a budget renumbers nothing (issue 29 item 6).
+        ProviderGateTopology.build(builder, topics, due, outcomes, settings.providers());
         if (settings.analytics().enabled()) {
-            AnalyticsTopology.build(builder, topics, outcomes, intake.continuationEvents(), settings.analytics());
+            AnalyticsTopology.build(builder, topics, events, settings.analytics());
         }
+        BudgetTopology.build(builder, topics, classified.agentOutcomes(), settings.budgets());
         return builder.build(streamsConfig);
     }
 

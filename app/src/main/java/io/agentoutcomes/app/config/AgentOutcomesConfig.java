@@ -87,6 +87,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String PRICING_MISMATCH_TOLERANCE = "pricing.mismatch.tolerance";
     public static final String TASK_STATE_RETENTION_MS = "task.state.retention.ms";
     public static final String TASK_STATE_SWEEP_INTERVAL_MS = "task.state.sweep.interval.ms";
+    public static final String PUNCTUATION_MAX_CONSECUTIVE_FAILURES = "punctuation.max.consecutive.failures";
     /** Declared with the RocksDB config setter, which reads it from the streams configuration. */
     public static final String ROCKSDB_MEMORY_BYTES = BoundedRocksDbMemory.MEMORY_BYTES_CONFIG;
     public static final String REPLAY_MAX_PAYLOAD_BYTES = "replay.max.payload.bytes";
@@ -168,6 +169,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(TASK_STATE_RETENTION_MS, Type.LONG, TaskRetention.DEFAULT_RETENTION.toMillis(), Check.atLeast(1000), "How long a task is remembered after its last completion (or after its retry is due): the de-duplication horizon. Expired tasks are deleted, with tombstones.")
             .define(TASK_STATE_SWEEP_INTERVAL_MS, Type.LONG, TaskRetention.DEFAULT_SWEEP_INTERVAL.toMillis(), Check.atLeast(10), "How often expired tasks are swept from the task stores.")
             .define(ROCKSDB_MEMORY_BYTES, Type.LONG, BoundedRocksDbMemory.DEFAULT_MEMORY_BYTES, Check.atLeast(4L * 1024 * 1024), "All RocksDB stores of the process share one block cache of this size (index and filter blocks included), a quarter of it for write buffers.")
+            .define(PUNCTUATION_MAX_CONSECUTIVE_FAILURES, Type.INT, 100, Check.between(1, 1_000_000), "Failures in a row of one stage's scheduled work (a punctuator: the retry scheduler's check, the provider gate's, an analytics flush, a sweep) in one task, with no success between, that end the process with exit status 70 for its supervisor to restart it (docs/operations.md#punctuationsfailing). Each failure is counted in agent_outcomes_punctuation_failures_total.")
             .group(ANALYTICS)
             .define(ANALYTICS_FLUSH_INTERVAL_MS, Type.LONG, ANALYTICS_DEFAULTS.flushInterval().toMillis(), Check.atLeast(1), "How often each task sends its partial aggregates on (docs/analytics.md).")
             .define(ANALYTICS_GRACE_MS, Type.LONG, ANALYTICS_DEFAULTS.grace().toMillis(), Check.notNegative(), "How long after a window's end late outcomes still update it.")
@@ -215,7 +217,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             Map.entry("replay.", "docs/replay.md"),
             Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
             Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),
-            Map.entry("rocksdb.", "docs/operations.md"), Map.entry("provider.", "docs/classification.md"));
+            Map.entry("rocksdb.", "docs/operations.md"), Map.entry("punctuation.", "docs/operations.md"), Map.entry("provider.", "docs/classification.md"));
 
     /** Prefixes Kafka Streams reads client settings under ({@code producer.ssl.key.password}). */
     private static final List<String> CLIENT_PREFIXES = List.of(StreamsConfig.MAIN_CONSUMER_PREFIX,

@@ -53,6 +53,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param budgets              the declared cost budgets (none: no budget stage)
  * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
+ * @param maxPunctuationFailures failures in a row of one punctuator in one task that end the process
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -81,6 +82,7 @@ public record AppConfig(
         BudgetSettings budgets,
         TaskRetention taskRetention,
         long rocksDbMemoryBytes,
+        int maxPunctuationFailures,
         Map<String, String> kafka) {
 
     private static final String HIDDEN = "[hidden]";

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.kafka;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.TopicPartition;
@@ -7,10 +8,12 @@ import org.apache.kafka.streams.processor.StateRestoreListener;
 
 /**
  * Which active state stores are being restored from their changelogs right now, for readiness: an instance whose
- * stores are still filling answers queries with part of its data, so it is not ready until they are done.
+ * stores are still filling answers queries with part of its data, so it is not ready until they are done. Also how
+ * many records each store has restored since the start: after a clean stop, a persistent store restores none.
  */
 public final class RestoreTracker implements StateRestoreListener {
     private final Set<String> restoring = ConcurrentHashMap.newKeySet();
+    private final Map<String, Long> restored = new ConcurrentHashMap<>();
 
     @Override
     public void onRestoreStart(TopicPartition partition, String store, long startingOffset, long endingOffset) {
@@ -19,6 +22,7 @@ public final class RestoreTracker implements StateRestoreListener {
 
     @Override
     public void onBatchRestored(TopicPartition partition, String store, long batchEndOffset, long numRestored) {
+        restored.merge(store, numRestored, Long::sum);
     }
 
     @Override
@@ -34,5 +38,10 @@ public final class RestoreTracker implements StateRestoreListener {
     /** How many store partitions are being restored. */
     public int restoring() {
         return restoring.size();
+    }
+
+    /** Records restored from its changelog since the start, per store (a store that restored nothing is absent). */
+    public Map<String, Long> restoredRecords() {
+        return Map.copyOf(restored);
     }
 }

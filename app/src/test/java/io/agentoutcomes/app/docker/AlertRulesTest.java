@@ -88,7 +88,7 @@ class AlertRulesTest {
     void everyAlertHasASeverityASummaryAndItsRunbookInTheOperationsPage() throws Exception {
         Set<String> anchors = headingAnchors(Files.readString(Path.of("..", "docs", "operations.md")));
 
-        assertThat(alerts()).hasSize(11);
+        assertThat(alerts()).hasSize(12);
         for (JsonNode alert : alerts()) {
             String name = alert.get("alert").asText();
             assertThat(alert.path("labels").path("severity").asText()).as("severity of %s", name).isIn(SEVERITIES);

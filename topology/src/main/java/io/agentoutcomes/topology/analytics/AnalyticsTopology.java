@@ -47,15 +47,27 @@ public final class AnalyticsTopology {
      */
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, ClassifiedOutcome> outcomes,
                              KStream<String, ContinuationEvaluated> continuations, AnalyticsSettings settings) {
+        build(builder, topics, events(outcomes, continuations), settings);
+    }
+
+    /**
+     * One stream of both kinds for the pre-aggregator, which tells them apart; a cast, not a mapValues: a node costs
+     * a forward and a copy of the record's headers per record. The pipeline merges them whether analytics is on or
+     * not, so the continuation events' source stays in classification's sub-topology and numbers no other one.
+     */
+    public static KStream<String, Object> events(KStream<String, ClassifiedOutcome> outcomes,
+                                                 KStream<String, ContinuationEvaluated> continuations) {
+        return asObjects(outcomes).merge(asObjects(continuations), Named.as("analytics-events"));
+    }
+
+    /** Adds the analytics stage over {@link #events}. */
+    public static void build(StreamsBuilder builder, Topics topics, KStream<String, Object> events, AnalyticsSettings settings) {
         Serde<AgentMetrics> serde = AvroSerde.specific(AgentMetrics.class).configured(topics.serdeConfig, false);
         builder.addStateStore(PartialAggregatesStore.builder(PARTIALS_STORE, serde));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
                 .withCachingEnabled());
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SOURCES_STORE), Serdes.Integer(),
                 Serdes.Long()));
-        // One stream of both kinds for the pre-aggregator, which tells them apart; a cast, not a mapValues: a node
-        // costs a forward and a copy of the record's headers per record.
-        KStream<String, Object> events = asObjects(outcomes).merge(asObjects(continuations), Named.as("analytics-events"));
         KStream<String, AgentMetrics> windows = events
                 .process(() -> new PreAggregator(settings), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
                 .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials")

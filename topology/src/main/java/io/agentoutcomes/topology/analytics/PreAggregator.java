@@ -5,10 +5,10 @@ import static io.agentoutcomes.topology.analytics.AnalyticsTopology.PARTIALS_STO
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.topology.punctuation.Punctuators;
 import java.time.Duration;
 import java.util.Set;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -44,7 +44,7 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
         this.context = context;
         this.partials = context.getStateStore(PARTIALS_STORE);
         this.startedAt = context.currentSystemTimeMs();
-        context.schedule(flushInterval, PunctuationType.WALL_CLOCK_TIME, this::flush);
+        Punctuators.ANALYTICS_PRE_AGGREGATOR.schedule(context, flushInterval, this::flush);
     }
 
     @Override

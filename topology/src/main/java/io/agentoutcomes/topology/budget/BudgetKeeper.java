@@ -9,13 +9,13 @@ import io.agentoutcomes.avro.BudgetPeriodSpend;
 import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.BudgetStatus;
 import io.agentoutcomes.avro.Money;
+import io.agentoutcomes.topology.punctuation.Punctuators;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -55,7 +55,7 @@ final class BudgetKeeper implements Processor<String, BudgetCharge, String, Obje
         this.alertCounts = context.getStateStore(ALERT_COUNTS_STORE);
         late = context.metrics().addRateTotalSensor("agent-outcomes-budgets", SPEND_STORE, "late-charges",
                 Sensor.RecordingLevel.INFO);
-        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> sweep(context.currentStreamTimeMs()));
+        Punctuators.BUDGET_KEEPER.schedule(context, SWEEP_INTERVAL, now -> sweep(context.currentStreamTimeMs()));
     }
 
     @Override

@@ -44,18 +44,14 @@ public final class BudgetTopology {
     }
 
     /**
-     * The budgets' status as classification reads it: a global store of {@code budget-status}, added when a budget
-     * stops retries; otherwise no guard.
+     * The budgets' status as classification reads it, from the global store {@value #STATUS_STORE} that
+     * {@link #build} adds when a budget stops retries; otherwise no guard. Needs no builder: a global store is read
+     * from any processor, so it is added with the optional stages, last, and numbers no other sub-topology.
      */
-    public static BudgetGuard.Factory guard(StreamsBuilder builder, Topics topics, BudgetSettings settings) {
+    public static BudgetGuard.Factory guard(BudgetSettings settings) {
         if (!settings.stopsRetries()) {
             return BudgetGuard.Factory.NONE;
         }
-        // In memory: the topic is compacted and small (one record per budget value exhausted), read again at start.
-        builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATUS_STORE), Serdes.String(),
-                        topics.budgetStatus.valueSerde()).withLoggingDisabled(), topics.budgetStatus.name(),
-                Consumed.with(topics.budgetStatus.keySerde(), topics.budgetStatus.valueSerde()).withName("read-budget-status"),
-                BudgetStatusUpdater::new);
         return context -> {
             KeyValueStore<String, BudgetStatus> store = context.getStateStore(STATUS_STORE);
             return new BudgetStatusGuard(settings, store::get);
@@ -81,6 +77,13 @@ public final class BudgetTopology {
                 SPEND_STORE, ALERT_COUNTS_STORE);
         kept.to(topics.budgetAlerts.name(), produced(topics.budgetAlerts, BudgetKeeper.ALERTS));
         kept.to(topics.budgetStatus.name(), produced(topics.budgetStatus, BudgetKeeper.STATUS));
+        if (settings.stopsRetries()) {
+            // In memory: the topic is compacted and small (one record per budget value exhausted), read again at start.
+            builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATUS_STORE), Serdes.String(),
+                            topics.budgetStatus.valueSerde()).withLoggingDisabled(), topics.budgetStatus.name(),
+                    Consumed.with(topics.budgetStatus.keySerde(), topics.budgetStatus.valueSerde()).withName("read-budget-status"),
+                    BudgetStatusUpdater::new);
+        }
     }
 
     /** The charges of one outcome: its result's total cost, to each budget whose dimension value it states. */

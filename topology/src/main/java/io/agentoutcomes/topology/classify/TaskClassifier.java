@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.classify.TaskStates.TaskState;
+import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -12,7 +13,6 @@ import java.util.Random;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -70,7 +70,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
         redriven = sensor("redriven-tasks");
-        context.schedule(retention.sweepInterval(), PunctuationType.WALL_CLOCK_TIME, this::sweep);
+        Punctuators.TASK_CLASSIFIER.schedule(context, retention.sweepInterval(), this::sweep);
     }
 
     private Sensor sensor(String name) {

@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.schedule.PendingRetries;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -17,7 +18,6 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.serialization.BytesSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -59,7 +59,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         try (KeyValueIterator<String, ProviderState> all = states.all()) {
             all.forEachRemaining(entry -> scopes.put(entry.key, entry.value));
         }
-        context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::check);
+        Punctuators.PROVIDER_GATE.schedule(context, settings.checkInterval(), this::check);
     }
 
     @Override

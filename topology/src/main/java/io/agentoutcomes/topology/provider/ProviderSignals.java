@@ -6,13 +6,13 @@ import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.topology.punctuation.Punctuators;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -45,7 +45,7 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
     public void init(ProcessorContext<String, ProviderSignal> context) {
         this.context = context;
         this.from = context.currentSystemTimeMs();
-        context.schedule(settings.signalInterval(), PunctuationType.WALL_CLOCK_TIME, this::send);
+        Punctuators.PROVIDER_SIGNALS.schedule(context, settings.signalInterval(), this::send);
     }
 
     @Override

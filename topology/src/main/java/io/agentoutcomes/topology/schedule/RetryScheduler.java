@@ -3,9 +3,9 @@ package io.agentoutcomes.topology.schedule;
 import static io.agentoutcomes.topology.schedule.RetrySchedulerTopology.PENDING_STORE;
 
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.punctuation.Punctuators;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -33,7 +33,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
     public void init(ProcessorContext<String, RetryRequest> context) {
         this.context = context;
         this.pending = context.getStateStore(PENDING_STORE);
-        context.schedule(settings.checkInterval(), PunctuationType.WALL_CLOCK_TIME, this::forwardDue);
+        Punctuators.RETRY_SCHEDULER.schedule(context, settings.checkInterval(), this::forwardDue);
     }
 
     @Override
