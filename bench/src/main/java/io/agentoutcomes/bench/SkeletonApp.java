@@ -30,13 +30,14 @@ final class SkeletonApp {
     /**
      * The skeleton topology.
      *
-     * @param topicOf   the skeleton's topic for a topic as the description names it; for a sink with a topic name
-     *                  extractor, for {@code "sink-" + its node name}
+     * @param topicOf   the skeleton's topic for a topic a source reads, as the description names it
+     * @param sinkOf    the skeleton's topic for a topic a sink writes, as the description names it; for a sink with a
+     *                  topic name extractor, for {@code "sink-" + its node name}
      * @param known     the topics a source's pattern is matched against, as the description names them
      * @param ratio     how many records a processor forwards to a child (processor or sink) per record it receives
      */
-    static Topology build(TopologyDescription description, Function<String, String> topicOf, List<String> known,
-                          ToDoubleBiFunction<String, String> ratio) {
+    static Topology build(TopologyDescription description, Function<String, String> topicOf, Function<String, String> sinkOf,
+                          List<String> known, ToDoubleBiFunction<String, String> ratio) {
         Map<String, TopologyDescription.Node> pending = new LinkedHashMap<>();
         for (TopologyDescription.Subtopology sub : description.subtopologies()) {
             sub.nodes().forEach(node -> pending.put(node.name(), node));
@@ -50,7 +51,7 @@ final class SkeletonApp {
                 if (!added.containsAll(parents)) {
                     continue;
                 }
-                add(topology, node, parents, topicOf, known, ratio);
+                add(topology, node, parents, topicOf, sinkOf, known, ratio);
                 added.add(node.name());
                 pending.remove(node.name());
             }
@@ -61,15 +62,16 @@ final class SkeletonApp {
         return topology;
     }
 
-    /** Every topic the skeleton reads or writes, as {@code topicOf} maps them. */
-    static Set<String> topics(TopologyDescription description, Function<String, String> topicOf, List<String> known) {
+    /** Every topic the skeleton reads or writes, as {@code topicOf} and {@code sinkOf} map them. */
+    static Set<String> topics(TopologyDescription description, Function<String, String> topicOf, Function<String, String> sinkOf,
+                              List<String> known) {
         Set<String> topics = new LinkedHashSet<>();
         for (TopologyDescription.Subtopology sub : description.subtopologies()) {
             for (TopologyDescription.Node node : sub.nodes()) {
                 if (node instanceof TopologyDescription.Source source) {
                     sourceTopics(source, known).forEach(t -> topics.add(topicOf.apply(t)));
                 } else if (node instanceof TopologyDescription.Sink sink) {
-                    topics.add(topicOf.apply(sinkTopic(sink)));
+                    topics.add(sinkOf.apply(sinkTopic(sink)));
                 }
             }
         }
@@ -90,13 +92,14 @@ final class SkeletonApp {
     }
 
     private static void add(Topology topology, TopologyDescription.Node node, List<String> parents,
-                            Function<String, String> topicOf, List<String> known, ToDoubleBiFunction<String, String> ratio) {
+                            Function<String, String> topicOf, Function<String, String> sinkOf, List<String> known,
+                            ToDoubleBiFunction<String, String> ratio) {
         String[] from = parents.toArray(String[]::new);
         if (node instanceof TopologyDescription.Source source) {
             topology.addSource(node.name(), Serdes.ByteArray().deserializer(), Serdes.ByteArray().deserializer(),
                     sourceTopics(source, known).stream().map(topicOf).toArray(String[]::new));
         } else if (node instanceof TopologyDescription.Sink sink) {
-            topology.addSink(node.name(), topicOf.apply(sinkTopic(sink)), Serdes.ByteArray().serializer(),
+            topology.addSink(node.name(), sinkOf.apply(sinkTopic(sink)), Serdes.ByteArray().serializer(),
                     Serdes.ByteArray().serializer(), from);
         } else {
             List<String> children = node.successors().stream().map(TopologyDescription.Node::name).sorted().toList();

@@ -50,29 +50,34 @@ final class StageCostReport {
                     + "per record, timed against plain)%n", median(v.timed(), StageCostReport::streamCpu)
                     - median(v.pipeline(), StageCostReport::streamCpu));
             out.println();
-            out.println("| stage | µs / input record | of which punctuations | node calls / input | nodes |");
-            out.println("|---|---|---|---|---|");
+            out.println("| stage | µs / input record | share of the stages | of which punctuations | node calls / input | nodes |");
+            out.println("|---|---|---|---|---|---|");
             List<StageCosts.StageFigures> first = v.staged().get(0).stages();
-            double total = 0;
+            List<Double> medians = new ArrayList<>();
+            for (int i = 0; i < first.size(); i++) {
+                int at = i;
+                medians.add(Measures.median(v.staged().stream().map(m -> m.stages().get(at).micros()).toList()));
+            }
+            double total = medians.stream().mapToDouble(Double::doubleValue).sum();
             for (int i = 0; i < first.size(); i++) {
                 int at = i;
                 List<StageCosts.StageFigures> each = v.staged().stream().map(m -> m.stages().get(at)).toList();
-                double micros = Measures.median(each.stream().map(StageCosts.StageFigures::micros).toList());
-                total += micros;
-                out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.1f | %s |%n", first.get(i).stage(), micros,
+                out.printf(Locale.ROOT, "| %s | %.2f | %.0f %% | %.2f | %.1f | %s |%n", first.get(i).stage(), medians.get(i),
+                        total == 0 ? 0 : 100 * medians.get(i) / total,
                         Measures.median(each.stream().map(StageCosts.StageFigures::punctuationMicros).toList()),
                         Measures.median(each.stream().map(StageCosts.StageFigures::callsPerRecord).toList()),
                         first.get(i).nodes().isEmpty() ? "(none)" : String.join(", ", first.get(i).nodes()));
             }
             double wall = median(v.timed(), r -> r.seconds() * v.threads() * 1e6 / r.records());
             double blocked = median(v.timed(), r -> r.commitBlockedSeconds() * 1e6 / r.records());
-            out.printf(Locale.ROOT, "| **all stages** | **%.2f** | | | |%n", total);
-            out.printf(Locale.ROOT, "| stream threads blocked in the producer's flush and transaction calls | %.2f | | | |%n", blocked);
+            out.printf(Locale.ROOT, "| **all stages** | **%.2f** | 100 %% | | | |%n", total);
+            out.printf(Locale.ROOT, "| stream threads blocked in the producer's flush and transaction calls | %.2f | | | | |%n", blocked);
             out.printf(Locale.ROOT, "| the rest: poll, the sources' deserialization, store flushes and changelogs at commit, "
-                    + "Kafka Streams' own work, idle | %.2f | | | |%n", wall - total - blocked);
-            out.printf(Locale.ROOT, "| stream threads' wall time (%d × the round's time) | %.2f | | | |%n", v.threads(), wall);
-            out.println("(wall µs per input record in the timed pipeline's stream threads; a node's time excludes the wrapped "
-                    + "processors it forwards to and includes the sinks it writes to: serialization and send)");
+                    + "Kafka Streams' own work, idle | %.2f | | | | |%n", wall - total - blocked);
+            out.printf(Locale.ROOT, "| stream threads' wall time (%d × the round's time) | %.2f | | | | |%n", v.threads(), wall);
+            out.println("(wall µs per input record in the timed pipeline's stream threads, so on a busy machine also the time a "
+                    + "thread waited for a core; a node's time excludes the wrapped processors it forwards to and includes the "
+                    + "sinks it writes to: serialization and send)");
         }
     }
 

@@ -56,16 +56,22 @@ final class StageCostRounds {
         AppUnderTest.createPipelineTopics(cluster, names.timedId(), names.timedPrefix(), partitions, timed);
         AppUnderTest.Shape shape = AppUnderTest.pipelineShape(cluster, names.timedId(), names.timedPrefix(), partitions, timed);
         Set<String> topics = new HashSet<>(SkeletonApp.topics(shape.topology().describe(),
-                topicMapping(names, inputTopic, json), shape.topicNames()));
+                topicMapping(names, inputTopic, json), sinkMapping(names), shape.topicNames()));
         topics.remove(inputTopic);
         TopicProvisioner.ensure(cluster.clientConfig(), topics.stream()
                 .map(t -> new TopicProvisioner.TopicSpec(t, partitions, Topics.Cleanup.DELETE)).toList(), (short) -1);
     }
 
-    /** The skeleton's topic for a topic of the timed pipeline: its input is the variant's input, the rest its own. */
+    /** The skeleton's topic for a topic the timed pipeline reads: its input is the variant's input, the rest its own. */
     private static Function<String, String> topicMapping(Names names, String inputTopic, boolean json) {
         String pipelineInput = names.timedPrefix() + (json ? TopicNames.AGENT_RESULTS_JSON : TopicNames.AGENT_RESULTS);
-        return topic -> topic.equals(pipelineInput) ? inputTopic : names.skeletonPrefix()
+        Function<String, String> own = sinkMapping(names);
+        return topic -> topic.equals(pipelineInput) ? inputTopic : own.apply(topic);
+    }
+
+    /** The skeleton's topic for a topic the timed pipeline writes: its own, never the input. */
+    private static Function<String, String> sinkMapping(Names names) {
+        return topic -> names.skeletonPrefix()
                 + (topic.startsWith(names.timedPrefix()) ? topic.substring(names.timedPrefix().length()) : topic);
     }
 
@@ -81,8 +87,8 @@ final class StageCostRounds {
         TopologyDescription description = shape.topology().describe();
         Function<String, String> topicOf = topicMapping(names, inputTopic, json);
         Flow flow = new Flow(description, costs.calls(), written(names.timedId(), shape.topicNames()), shape.topicNames());
-        var skeletonTopology = SkeletonApp.build(description, topicOf, shape.topicNames(), flow::ratio);
-        Round s = RoundMeasure.measure(cluster, records, topicOf.apply(names.timedPrefix() + TopicNames.OUTCOMES_CLASSIFIED),
+        var skeletonTopology = SkeletonApp.build(description, topicOf, sinkMapping(names), shape.topicNames(), flow::ratio);
+        Round s = RoundMeasure.measure(cluster, records, sinkMapping(names).apply(names.timedPrefix() + TopicNames.OUTCOMES_CLASSIFIED),
                 names.skeletonId(), () -> AppUnderTest.bytes(cluster, names.skeletonId(), skeletonTopology,
                         cluster.dir().resolve(names.skeletonId()), both));
         return new Measured(t, costs.perRecord(records), s);

@@ -18,11 +18,12 @@ import org.junit.jupiter.api.Test;
 
 class SkeletonAppTest {
     /** The skeleton's topics: the input stays, every other topic is the skeleton's own. */
-    private static final Function<String, String> TOPIC_OF = t -> t.equals("p.in") ? "p.in" : "s." + t.replace("p.", "");
+    private static final Function<String, String> SINK_OF = t -> "s." + t.replace("p.", "");
+    private static final Function<String, String> TOPIC_OF = t -> t.equals("p.in") ? "p.in" : SINK_OF.apply(t);
 
     @Test
     void skeletonHasThePipelinesSubTopologiesNodesAndSinksOnItsOwnTopics() {
-        TopologyDescription skeleton = SkeletonApp.build(pipeline().describe(), TOPIC_OF, List.of(), (parent, child) -> 1)
+        TopologyDescription skeleton = SkeletonApp.build(pipeline().describe(), TOPIC_OF, SINK_OF, List.of(), (parent, child) -> 1)
                 .describe();
 
         assertThat(skeleton.subtopologies()).hasSize(2);
@@ -31,14 +32,14 @@ class SkeletonAppTest {
         assertThat(skeleton.toString())
                 .contains("Source: read (topics: [p.in])", "Processor: a (stores: [])", "Sink: write-out (topic: s.out)",
                         "Sink: write-side (topic: s.side)", "Source: read-side (topics: [s.side])", "Sink: write-final (topic: s.final)");
-        assertThat(SkeletonApp.topics(pipeline().describe(), TOPIC_OF, List.of()))
+        assertThat(SkeletonApp.topics(pipeline().describe(), TOPIC_OF, SINK_OF, List.of()))
                 .containsExactlyInAnyOrder("p.in", "s.out", "s.side", "s.final");
     }
 
     @Test
     void eachProcessorForwardsAtItsMeasuredRatioAcrossSubTopologies() {
         Map<String, Double> ratios = Map.of("a/write-out", 1.0, "a/b", 0.5, "b/write-side", 1.0, "c/write-final", 1.0);
-        Topology skeleton = SkeletonApp.build(pipeline().describe(), TOPIC_OF, List.of(),
+        Topology skeleton = SkeletonApp.build(pipeline().describe(), TOPIC_OF, SINK_OF, List.of(),
                 (parent, child) -> ratios.getOrDefault(parent + "/" + child, 0.0));
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "skeleton-test");
