@@ -103,16 +103,29 @@ interface AppUnderTest extends AutoCloseable {
      */
     static void createPipelineTopics(BenchCluster cluster, String applicationId, String topicPrefix, int partitions,
                                      Map<String, String> settings) {
+        Shape shape = pipelineShape(cluster, applicationId, topicPrefix, partitions, settings);
+        List<TopicProvisioner.TopicSpec> specs = new ArrayList<>(TopicProvisioner.specsOf(shape.topics(), partitions));
+        specs.addAll(TopicProvisioner.internalTopicsOf(shape.topology().describe(), applicationId, partitions));
+        TopicProvisioner.ensure(cluster.clientConfig(), specs, (short) -1);
+    }
+
+    /** The pipeline's topology and topics as the service builds them with these settings. */
+    record Shape(Topology topology, Topics topics) {
+        /** The names of the pipeline's own (not internal) topics. */
+        List<String> topicNames() {
+            return TopicProvisioner.specsOf(topics, 1).stream().map(TopicProvisioner.TopicSpec::name).toList();
+        }
+    }
+
+    static Shape pipelineShape(BenchCluster cluster, String applicationId, String topicPrefix, int partitions,
+                               Map<String, String> settings) {
         AppConfig config = pipelineConfig(cluster, applicationId, topicPrefix, partitions, Path.of("unused"), settings);
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl()),
                 config.retryPolicy().tiers().names());
         Properties props = new Properties();
         props.putAll(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
-        Topology topology = AgentOutcomesTopology.build(topics, config.pipeline(), props);
-        List<TopicProvisioner.TopicSpec> specs = new ArrayList<>(TopicProvisioner.specsOf(topics, partitions));
-        specs.addAll(TopicProvisioner.internalTopicsOf(topology.describe(), applicationId, partitions));
-        TopicProvisioner.ensure(cluster.clientConfig(), specs, (short) -1);
+        return new Shape(AgentOutcomesTopology.build(topics, config.pipeline(), props), topics);
     }
 
     private static AppConfig pipelineConfig(BenchCluster cluster, String applicationId, String topicPrefix, int partitions,
@@ -139,6 +152,14 @@ interface AppUnderTest extends AutoCloseable {
         builder.stream(from, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .to(to, Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         KafkaStreams streams = new KafkaStreams(builder.build(props), props);
+        streams.start();
+        return new Running(applicationId, streams::state, streams::metrics, () -> streams.close(Duration.ofSeconds(30)));
+    }
+
+    /** A topology of byte arrays (the skeleton of the pipeline's shape), with the passthrough's settings. */
+    static AppUnderTest bytes(BenchCluster cluster, String applicationId, Topology topology, Path stateDir,
+                              Map<String, String> settings) {
+        KafkaStreams streams = new KafkaStreams(topology, passthroughProperties(cluster, applicationId, stateDir, settings));
         streams.start();
         return new Running(applicationId, streams::state, streams::metrics, () -> streams.close(Duration.ofSeconds(30)));
     }

@@ -1,11 +1,5 @@
 package io.agentoutcomes.bench;
 
-import static io.agentoutcomes.bench.ThroughputReport.APP_OTHER;
-import static io.agentoutcomes.bench.ThroughputReport.BROKER;
-import static io.agentoutcomes.bench.ThroughputReport.HARNESS;
-import static io.agentoutcomes.bench.ThroughputReport.PRODUCER_IO;
-import static io.agentoutcomes.bench.ThroughputReport.STREAM_THREADS;
-
 import io.agentoutcomes.app.StreamsProperties;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
@@ -15,14 +9,12 @@ import io.agentoutcomes.bench.ThroughputReport.Round;
 import io.agentoutcomes.topology.Topics;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.kafka.streams.StreamsConfig;
 import picocli.CommandLine.Command;
@@ -85,6 +77,11 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                     + "the top frames of the pipeline's stream threads.")
     Path profile;
 
+    @Option(names = "--stage-costs", description = "Also run, each round, the pipeline with every processor timed (a table of "
+            + "µs per input record for each stage) and a skeleton of its shape forwarding bytes (Kafka Streams' own floor); on in "
+            + "all --quick.")
+    boolean stageCosts;
+
     @Option(names = "--top", description = "How many frames the profile summary lists (default: ${DEFAULT-VALUE}).")
     int top = 25;
 
@@ -102,6 +99,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
         out.printf(Locale.ROOT, "== throughput: %,d records per round, %d measured rounds after %d warm-up round(s), %d partitions, %s%n",
                 records, rounds, warmupRounds, partitions, cluster.describe());
         List<Result> results = new ArrayList<>();
+        staged.clear();
         JfrProfile jfr = null;
         int variantNo = 0;
         List<Long> intervals = commitIntervals.isEmpty() ? Collections.singletonList(null) : commitIntervals;
@@ -160,6 +158,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
             }
         }
         ThroughputReport.printSummary(results, out);
+        StageCostReport.print(staged, out);
         if (jfr != null) {
             out.println();
             out.println("JFR profile written to " + jfr.file().toAbsolutePath());
@@ -168,6 +167,9 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
         }
         return results;
     }
+
+    /** With {@code --stage-costs}: each variant's timed pipelines and skeletons. */
+    private final List<StageCostReport.Variant> staged = new ArrayList<>();
 
     /** One variant's settings and topics. */
     private record Variant(String label, String tagBase, String prefix, Workload.Input input, long taskCount, String inputTopic,
@@ -186,18 +188,27 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                 Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), roundPrefix + TopicNames.AGENT_RESULTS_JSON,
                         v.input(), records, v.taskCount());
             }
+            if (stageCosts) {
+                StageCostRounds.Names names = StageCostRounds.Names.of(v.prefix(), tag, v.input().json());
+                new StageCostRounds(cluster, records, partitions).prepare(names, v.inputTopic(), v.input().json(), v.pipeline());
+                if (v.input().json()) {
+                    Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(),
+                            names.timedPrefix() + TopicNames.AGENT_RESULTS_JSON, v.input(), records, v.taskCount());
+                }
+            }
         }
+        List<StageCostRounds.Measured> stagedRounds = new ArrayList<>();
         List<Round> pass = new ArrayList<>();
         List<Round> pipe = new ArrayList<>();
         List<Round> match = new ArrayList<>();
         for (int round = 1 - warmupRounds; round <= rounds; round++) {
             String tag = v.tagBase() + "-r" + (round + warmupRounds);
             String passId = v.prefix() + "passthrough-" + tag;
-            Round p = measure(cluster, v.passthroughOut(), passId, () -> AppUnderTest.passthrough(cluster, passId,
+            Round p = RoundMeasure.measure(cluster, records, v.passthroughOut(), passId, () -> AppUnderTest.passthrough(cluster, passId,
                     v.inputTopic(), v.passthroughOut(), cluster.dir().resolve(passId), v.both()));
             String roundPrefix = pipelinePrefix(v.prefix(), v.input(), tag);
             String pipeId = v.prefix() + "pipeline-" + tag;
-            Round q = measure(cluster, roundPrefix + TopicNames.OUTCOMES_CLASSIFIED, pipeId, () -> AppUnderTest.pipeline(cluster,
+            Round q = RoundMeasure.measure(cluster, records, roundPrefix + TopicNames.OUTCOMES_CLASSIFIED, pipeId, () -> AppUnderTest.pipeline(cluster,
                     pipeId, roundPrefix, partitions, cluster.dir().resolve(pipeId), v.pipeline()));
             Round m = null;
             if (matched) {
@@ -210,11 +221,19 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                 TopicProvisioner.ensure(cluster.clientConfig(), extraTopics.stream()
                         .map(t -> new TopicProvisioner.TopicSpec(t, partitions, Topics.Cleanup.DELETE)).toList(), (short) -1);
                 Round pipeline = q;
-                m = measure(cluster, v.matchedOut(), matchId, () -> AppUnderTest.matchedPassthrough(cluster, matchId,
+                m = RoundMeasure.measure(cluster, records, v.matchedOut(), matchId, () -> AppUnderTest.matchedPassthrough(cluster, matchId,
                         v.inputTopic(), v.matchedOut(), extraTopics, cluster.dir().resolve(matchId), v.both(),
                         pipeline.writes(), p.writes()));
             }
             ThroughputReport.printRound(out, v.label(), round, p, q, m);
+            if (stageCosts) {
+                StageCostRounds.Measured s = new StageCostRounds(cluster, records, partitions).run(StageCostRounds.Names.of(
+                        v.prefix(), tag, v.input().json()), v.inputTopic(), v.input().json(), v.pipeline(), v.both());
+                StageCostReport.printRound(out, v.label(), round, s);
+                if (round > 0) {
+                    stagedRounds.add(s);
+                }
+            }
             if (round > 0) {
                 pass.add(p);
                 pipe.add(q);
@@ -223,6 +242,10 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                 }
             }
         }
+        if (stageCosts) {
+            staged.add(new StageCostReport.Variant(v.label(), Integer.parseInt(v.both().get(StreamsConfig.NUM_STREAM_THREADS_CONFIG)),
+                    pass, pipe, stagedRounds));
+        }
         return new Result(v.label(), pass, pipe, match);
     }
 
@@ -230,51 +253,6 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
         Map<String, String> pipeline = new HashMap<>(both);
         pipeline.put(AgentOutcomesConfig.ANALYTICS_ENABLED, String.valueOf(analyticsOn));
         return pipeline;
-    }
-
-    /** The producer's cumulative times of the calls a stream thread blocks in at a commit, in nanoseconds. */
-    private static double commitBlockedNanos(AppUnderTest app) {
-        return app.metric("producer-metrics", "flush-time-ns-total") + app.metric("producer-metrics", "txn-commit-time-ns-total")
-                + app.metric("producer-metrics", "txn-send-offsets-time-ns-total")
-                + app.metric("producer-metrics", "txn-begin-time-ns-total");
-    }
-
-    private Round measure(BenchCluster cluster, String outputTopic, String applicationId, AppUnderTest.Starter starter)
-            throws Exception {
-        WriteCounting.Writes writes = WriteCounting.of(applicationId);
-        Function<String, String> groups = name -> name.startsWith(applicationId + "-") && name.matches(".*-StreamThread-\\d+$")
-                ? STREAM_THREADS
-                : name.startsWith("kafka-producer-network-thread | " + applicationId) ? PRODUCER_IO
-                : name.contains(applicationId) || name.startsWith("HTTP-") || name.startsWith("agent-outcomes-") ? APP_OTHER
-                : name.equals("main") ? HARNESS : BROKER;
-        try (OutputCounter counter = new OutputCounter(cluster.bootstrapServers(), outputTopic)) {
-            long begin = System.nanoTime();
-            try (AppUnderTest app = starter.start()) {
-                long running = app.awaitProcessing(Duration.ofMinutes(2));
-                Measures.resetPeakHeap();
-                CpuBreakdown.Snapshot cpuBefore = CpuBreakdown.take(groups);
-                long recordsBefore = writes.records.sum();
-                long bytesBefore = writes.bytes.sum();
-                long txnsBefore = writes.transactions.sum();
-                long txnPartitionsBefore = writes.partitionsInTransactions.sum();
-                double blockedBefore = commitBlockedNanos(app);
-                double retriesBefore = app.metric("producer-metrics", "record-retry-total");
-                long end = counter.await(records, Duration.ofSeconds(120 + records / 500), null);
-                CpuBreakdown.Snapshot cpuAfter = CpuBreakdown.take(groups);
-                long streamCpu = Measures.threadCpuNanos(app::isStreamThread);
-                double seconds = (end - running) / 1e9;
-                long txns = writes.transactions.sum() - txnsBefore;
-                AppUnderTest.WriteProfile profile = new AppUnderTest.WriteProfile(
-                        (double) (writes.records.sum() - recordsBefore) / records,
-                        (double) (writes.bytes.sum() - bytesBefore) / records,
-                        txns == 0 ? 0 : (double) (writes.partitionsInTransactions.sum() - txnPartitionsBefore) / txns);
-                return new Round(records, records / seconds, (running - begin) / 1e9,
-                        (cpuAfter.processNanos() - cpuBefore.processNanos()) / 1e9, streamCpu / 1e9, seconds,
-                        Measures.peakHeapBytes(), CpuBreakdown.between(cpuBefore, cpuAfter), profile, txns,
-                        (commitBlockedNanos(app) - blockedBefore) / 1e9,
-                        (long) (app.metric("producer-metrics", "record-retry-total") - retriesBefore));
-            }
-        }
     }
 
     static boolean onOff(String value) {
