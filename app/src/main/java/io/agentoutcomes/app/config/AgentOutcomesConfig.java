@@ -178,6 +178,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(PRICING_FILE, Type.STRING, "", null, "A price table in genai-prices' format (docs/analytics.md, \"Prices\") whose providers are looked up before the shipped table's. Empty: the shipped table only.")
             .define(PRICING_MISMATCH_TOLERANCE, Type.DOUBLE, PricingSettings.DEFAULT_TOLERANCE.doubleValue(), Check.between(0.0, 100.0), "How far a reported cost may be from the one computed from the price table, as a fraction of the computed cost, before agent_outcomes_cost_mismatch_total counts it.")
             .declare(ProviderGateConfig::declare)
+            .declare(MetricsConfig::declare)
             .group(LIMITS)
             .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
             .define(REPLAY_MAX_PAYLOAD_BYTES, Type.INT, REPLAY_DEFAULTS.maxPayloadBytes(), Check.atLeast(64), "A node's payload longer than this is kept in a job's replay state as a summary with its size.")
@@ -214,7 +215,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             Map.entry("replay.", "docs/replay.md"),
             Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
             Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),
-            Map.entry("rocksdb.", "docs/operations.md"), Map.entry("provider.", "docs/classification.md"));
+            Map.entry("rocksdb.", "docs/operations.md"), Map.entry("provider.", "docs/classification.md"),
+            Map.entry("metrics.", "docs/operations.md"));
 
     /** Prefixes Kafka Streams reads client settings under ({@code producer.ssl.key.password}). */
     private static final List<String> CLIENT_PREFIXES = List.of(StreamsConfig.MAIN_CONSUMER_PREFIX,

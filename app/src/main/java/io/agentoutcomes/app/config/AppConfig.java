@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
@@ -53,6 +54,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param budgets              the declared cost budgets (none: no budget stage)
  * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
+ * @param kafkaMetricsDetail   how finely /metrics exports Kafka Streams' metrics
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -81,6 +83,7 @@ public record AppConfig(
         BudgetSettings budgets,
         TaskRetention taskRetention,
         long rocksDbMemoryBytes,
+        KafkaMetricsDetail kafkaMetricsDetail,
         Map<String, String> kafka) {
 
     private static final String HIDDEN = "[hidden]";

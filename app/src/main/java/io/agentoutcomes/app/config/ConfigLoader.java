@@ -97,7 +97,7 @@ public final class ConfigLoader {
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_RETENTION_MS)),
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_SWEEP_INTERVAL_MS)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),
-                config.getLong(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES), kafka);
+                config.getLong(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES), MetricsConfig.kafkaDetail(config), kafka);
     }
 
     /** The {@code http.auth.*} and {@code http.tls.*} settings; whether they suffice is checked when the servers start. */
