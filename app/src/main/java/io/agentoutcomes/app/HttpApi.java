@@ -110,6 +110,11 @@ public final class HttpApi implements AutoCloseable {
         return server.queryThreads();
     }
 
+    /** The metrics threads (a test fills them to show health still answers). */
+    ThreadPoolExecutor metricsThreads() {
+        return server.metricsThreads();
+    }
+
     @Override
     public void close() {
         server.close();

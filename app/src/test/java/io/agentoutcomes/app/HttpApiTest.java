@@ -177,6 +177,37 @@ class HttpApiTest {
         }
     }
 
+    @Test
+    void healthAnswersWhileEveryMetricsThreadIsBlocked() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ThreadPoolExecutor metrics = server.metricsThreads();
+        // every metrics thread busy and the queue full, as under a crowd of slow scrapes
+        while (true) {
+            try {
+                metrics.execute(() -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (RejectedExecutionException full) {
+                break;
+            }
+        }
+        try {
+            long started = System.nanoTime();
+            assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
+            assertThat(get("/health/ready").statusCode()).isEqualTo(503);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+            HttpResponse<String> scrape = get("/metrics");
+            assertThat(scrape.statusCode()).isEqualTo(503);
+            assertThat(scrape.body()).contains("too many scrapes in progress");
+        } finally {
+            release.countDown();
+        }
+    }
+
     /**
      * Clients that open a connection, send part of a request and stop (slowloris, or a half-open connection after a
      * network fault) hold one of the server's request readers each. They must not stop the answers, liveness least of

@@ -131,7 +131,7 @@ public final class KafkaStreamsMeters {
         if (metric.metricName().name().endsWith("-total")) {
             return true;
         }
-        return metric instanceof KafkaMetric kafka
+        return metric instanceof KafkaMetric kafka && kafka.isMeasurable()
                 && (kafka.measurable() instanceof CumulativeSum || kafka.measurable() instanceof CumulativeCount);
     }
 

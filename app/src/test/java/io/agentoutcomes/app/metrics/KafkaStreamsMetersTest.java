@@ -5,10 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
-import org.apache.kafka.common.metrics.Measurable;
+import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.Metrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.CumulativeSum;
@@ -100,11 +101,12 @@ class KafkaStreamsMetersTest {
     }
 
     private void gauge(String group, String name, double value, String... tags) {
-        Map<String, String> tagMap = new java.util.LinkedHashMap<>();
+        Map<String, String> tagMap = new LinkedHashMap<>();
         for (int i = 0; i < tags.length; i += 2) {
             tagMap.put(tags[i], tags[i + 1]);
         }
-        kafka.addMetric(kafka.metricName(name, group, "", tagMap), (Measurable) (config, now) -> value);
+        // a Kafka Gauge, not a Measurable, as the consumer's fetch metrics are
+        kafka.addMetric(kafka.metricName(name, group, "", tagMap), (Gauge<Double>) (config, now) -> value);
     }
 
     private List<String> lines(String start) {
