@@ -76,7 +76,7 @@ class HttpApiAuthenticationTest {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null, BudgetSettings.none(), KafkaMetricsDetail.TOPIC);
+                null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
         return server;
     }
 

@@ -61,7 +61,7 @@ class HttpApiTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null, BudgetSettings.none(), KafkaMetricsDetail.TOPIC);
+                null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
     }
 
     @AfterEach

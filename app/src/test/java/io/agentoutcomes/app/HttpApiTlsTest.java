@@ -62,7 +62,7 @@ class HttpApiTlsTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null, BudgetSettings.none(), KafkaMetricsDetail.TOPIC);
+                null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
     }
 
     @AfterEach

@@ -59,7 +59,7 @@ class MetricsUnderLoadTest {
     static final int AGENTS = 20_000;
     static final int SCRAPERS = 8;
     /** The documented bound of one scrape at the defaults (docs/operations.md, "Metrics"). */
-    static final int MAX_EXPOSITION_BYTES = 512 * 1024;
+    static final int MAX_EXPOSITION_BYTES = 640 * 1024;
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
 
     @RegisterExtension
@@ -138,7 +138,7 @@ class MetricsUnderLoadTest {
         assertThat(healthStatuses).isNotEmpty().containsOnly(200);
         assertThat(healthMillis.stream().mapToLong(Long::longValue).max().orElseThrow()).as("slowest health answer, ms")
                 .isLessThan(1000);
-        // analytics.metrics.max.label.sets (1 000): the most expensive agents have their own series, the rest _other
+        // analytics.metrics.max.label.sets (50): the most expensive agents have their own series, the rest _other
         Set<String> agents = new TreeSet<>();
         for (String line : get("/metrics").body().split("\n")) {
             Matcher sample = SAMPLE.matcher(line);
@@ -148,7 +148,7 @@ class MetricsUnderLoadTest {
                 agents.add(agent.group(1));
             }
         }
-        assertThat(agents).hasSize(1_000).contains("_other");
+        assertThat(agents).hasSize(50).contains("_other");
     }
 
     @Test
@@ -162,14 +162,33 @@ class MetricsUnderLoadTest {
             }
         }
         Set<String> missing = new TreeSet<>();
-        service.streamsMetrics().keySet().forEach(name -> {
-            // Micrometer's KafkaMetrics: kafka.<group without -metrics>.<name>, in Prometheus form
+        Set<String> checked = new TreeSet<>();
+        service.streamsMetrics().forEach((name, metric) -> {
+            // text, not a number (version, commit-id, application-id, topology-description, state): no meter
+            if (!(metric.metricValue() instanceof Number)) {
+                return;
+            }
+            // Micrometer's naming: kafka.<group without -metrics>.<name>, in Prometheus form
             String base = ("kafka." + name.group().replaceFirst("-metrics$", "") + "." + name.name())
                     .replaceAll("[.-]", "_");
+            // Prometheus reserves _created: docs/operations.md, "Size of a scrape"
+            base = base.replace("_task_created_total", "_task_creations_total");
+            // the pipeline's own sensors are exported once, as domain meters (RejectionMeters, PricingMeters)
+            if (base.startsWith("kafka_stream_agent_outcomes_pricing_")) {
+                base = base.replaceFirst("kafka_stream_agent_outcomes_pricing_(cost_[a-z]+)_(total|rate)",
+                        "agent_outcomes_$1_total");
+            }
+            if (base.startsWith("kafka_stream_agent_outcomes_ingest_rejected_")) {
+                base = "agent_outcomes_rejected_input_total";
+            }
+            checked.add(base);
             if (!exported.contains(base) && !exported.contains(base + "_total")) {
                 missing.add(base + " (" + name.group() + " " + name.tags().keySet() + ")");
             }
         });
+        assertThat(checked).as("Kafka Streams metric names").hasSizeGreaterThan(100)
+                .contains("kafka_stream_state_commit_rate", "kafka_stream_state_iterator_duration_max",
+                        "kafka_stream_state_oldest_iterator_open_since_ms");
         assertThat(missing).as("Kafka Streams metrics without a series on /metrics").isEmpty();
     }
 

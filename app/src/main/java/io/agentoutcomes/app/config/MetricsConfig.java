@@ -15,9 +15,9 @@ public final class MetricsConfig {
 
     static Declarations declare(Declarations declarations) {
         return declarations.group(METRICS)
-                .define(METRICS_KAFKA_DETAIL, Type.STRING, KafkaMetricsDetail.TOPIC.value(),
+                .define(METRICS_KAFKA_DETAIL, Type.STRING, KafkaMetricsDetail.SUMMARY.value(),
                         Check.oneOf(Arrays.stream(KafkaMetricsDetail.values()).map(KafkaMetricsDetail::value).toList()),
-                        "How finely /metrics exports Kafka Streams' metrics. topic: one series per client, stream thread, topic and broker, a metric's series across tasks, stores, processor nodes and partitions folded into one (sum; largest for -max; smallest for -min; mean for -avg); full: every series Kafka keeps, several times the size.");
+                        "How finely /metrics exports Kafka Streams' metrics. summary: Kafka Streams' own one series per stream thread and topic, its clients' one per client and broker, a metric's series across tasks, stores, processor nodes, partitions (and the clients' topics) folded into one (sum; largest for -max; smallest for -min; mean for -avg); full: every series Kafka keeps, several times the size.");
     }
 
     static KafkaMetricsDetail kafkaDetail(AgentOutcomesConfig config) {

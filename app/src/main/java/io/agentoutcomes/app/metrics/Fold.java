@@ -5,7 +5,7 @@ import org.apache.kafka.common.Metric;
 
 /**
  * How the series of one Kafka metric name across tasks, stores, processor nodes and partitions become one
- * ({@link KafkaMetricsDetail#TOPIC}), chosen by the metric's name: a {@code -max} the largest, a {@code -min}, a lead or
+ * ({@link KafkaMetricsDetail#SUMMARY}), chosen by the metric's name: a {@code -max} the largest, a {@code -min}, a lead or
  * the oldest iterator's age the smallest, an {@code -avg} or a ratio the mean of the parts; everything else (totals,
  * rates, counts, sizes, lags) the sum. Parts without a value yet (NaN) are left out; none with a value: NaN.
  */

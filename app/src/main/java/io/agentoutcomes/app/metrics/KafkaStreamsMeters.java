@@ -24,12 +24,13 @@ import org.apache.kafka.common.metrics.stats.CumulativeSum;
  * Kafka binder names them ({@code kafka.<group without -metrics>.<name>}: {@code kafka_stream_state_put_rate}), read
  * afresh on every scrape ({@link #refresh}: meters of new tasks, stores and partitions added, those gone removed).
  *
- * <p>At {@link KafkaMetricsDetail#TOPIC} (the default) the series of one name that differ only in a task, a store, a
- * processor node or a partition are one series, folded by {@link Fold}; at {@link KafkaMetricsDetail#FULL} each is its
+ * <p>At {@link KafkaMetricsDetail#SUMMARY} (the default) the series of one name that differ only in a task, a store, a
+ * processor node or a partition (and, of the clients' metrics, a topic) are one series, folded by {@link Fold}; at {@link KafkaMetricsDetail#FULL} each is its
  * own, the store's tag being {@code state_id} whatever the store's kind (Kafka names it {@code rocksdb_state_id},
  * {@code in_memory_state_id}, ...: one name must have one set of label names, or Prometheus' registry refuses all but
  * the first kind). Where one name is kept at different depths (a client's {@code records-lag-max} and each
- * partition's), only the deepest series are exported, as Micrometer's binder does. Metrics whose value is not a number
+ * partition's), only the deepest series are exported, as Micrometer's binder does. {@code task-created-total} is
+ * {@code kafka_stream_thread_task_creations_total}: Prometheus reserves the suffix {@code _created}. Metrics whose value is not a number
  * ({@code version}, {@code topology-description}) are no meters.
  */
 public final class KafkaStreamsMeters {
@@ -68,20 +69,27 @@ public final class KafkaStreamsMeters {
 
     /** Brings the meters in line with Kafka Streams' metrics now; call before a scrape. */
     public synchronized void refresh() {
-        Map<Series, List<Metric>> now = new HashMap<>();
-        Map<Series, Fold> folds = new HashMap<>();
+        Map<MetricName, Metric> numbers = new HashMap<>();
         Map<String, Set<String>> deepest = new HashMap<>();
         metrics.get().forEach((name, metric) -> {
-            if (!isNumber(name, metric)) {
-                return;
+            if (isNumber(name, metric)) {
+                numbers.put(name, metric);
+                // a name kept at several depths (a client's and each partition's): only the deepest, before folding
+                deepest.merge(meterName(name), KafkaMetricsDetail.FULL.tags(name).keySet(), (kept, keys) ->
+                        keys.size() > kept.size() || keys.size() == kept.size()
+                                && String.join(",", keys).compareTo(String.join(",", kept)) < 0 ? keys : kept);
             }
-            Series series = new Series(meterName(name), detail.tags(name.tags()));
-            now.computeIfAbsent(series, s -> new ArrayList<>()).add(metric);
-            folds.putIfAbsent(series, Fold.of(name.name()));
-            deepest.merge(series.name(), series.tags().keySet(), (kept, keys) -> keys.size() > kept.size()
-                    || keys.size() == kept.size() && String.join(",", keys).compareTo(String.join(",", kept)) < 0 ? keys : kept);
         });
-        now.keySet().removeIf(series -> !series.tags().keySet().equals(deepest.get(series.name())));
+        Map<Series, List<Metric>> now = new HashMap<>();
+        Map<Series, Fold> folds = new HashMap<>();
+        numbers.forEach((name, metric) -> {
+            String meter = meterName(name);
+            if (KafkaMetricsDetail.FULL.tags(name).keySet().equals(deepest.get(meter))) {
+                Series series = new Series(meter, detail.tags(name));
+                now.computeIfAbsent(series, s -> new ArrayList<>()).add(metric);
+                folds.putIfAbsent(series, Fold.of(name.name()));
+            }
+        });
         exported.entrySet().removeIf(entry -> {
             boolean gone = !now.containsKey(entry.getKey());
             if (gone) {
@@ -137,6 +145,8 @@ public final class KafkaStreamsMeters {
 
     /** As Micrometer's Kafka binder: {@code consumer-fetch-manager-metrics} {@code records-lag-max} is {@code kafka.consumer.fetch.manager.records.lag.max}. */
     static String meterName(MetricName name) {
-        return ("kafka." + name.group().replaceFirst("-metrics$", "") + "." + name.name()).replace('-', '.');
+        String meter = ("kafka." + name.group().replaceFirst("-metrics$", "") + "." + name.name()).replace('-', '.');
+        // Prometheus reserves the suffix _created (a counter's creation time): task-created-total was never exported
+        return meter.endsWith(".created.total") ? meter.replace(".created.total", ".creations.total") : meter;
     }
 }

@@ -43,7 +43,7 @@ class KafkaStreamsMetersTest {
     }
 
     @Test
-    void atTopicDetailTasksStoresAndPartitionsAreFoldedByTheMetricsKind() {
+    void atSummaryDetailTasksStoresAndPartitionsAreFoldedByTheMetricsKind() {
         gauge(STATE, "commit-rate", 2.0, "thread-id", "t1", "task-id", "0_0", "rocksdb-state-id", "retry-pending");
         gauge(STATE, "commit-rate", 3.0, "thread-id", "t1", "task-id", "0_1", "in-memory-state-id", "analytics-sources");
         gauge(STATE, "put-latency-max", 40.0, "thread-id", "t1", "task-id", "0_0", "rocksdb-state-id", "retry-pending");
@@ -56,15 +56,16 @@ class KafkaStreamsMetersTest {
         gauge(FETCH, "records-lead-min", 100.0, "client-id", "c", "topic", "results", "partition", "0");
         gauge(FETCH, "records-lead-min", 90.0, "client-id", "c", "topic", "results", "partition", "1");
 
-        new KafkaStreamsMeters(registry, kafka::metrics, KafkaMetricsDetail.TOPIC).refresh();
+        new KafkaStreamsMeters(registry, kafka::metrics, KafkaMetricsDetail.SUMMARY).refresh();
 
         assertThat(lines("kafka_stream_state_")).containsExactlyInAnyOrder(
                 "kafka_stream_state_commit_rate{thread_id=\"t1\"} 5.0",
                 "kafka_stream_state_put_latency_max{thread_id=\"t1\"} 40.0",
                 "kafka_stream_state_put_latency_avg{thread_id=\"t1\"} 15.0");
+        // a client's topics are folded too
         assertThat(lines("kafka_consumer_fetch_manager_records_")).containsExactlyInAnyOrder(
-                "kafka_consumer_fetch_manager_records_lag{client_id=\"c\",topic=\"results\"} 12.0",
-                "kafka_consumer_fetch_manager_records_lead_min{client_id=\"c\",topic=\"results\"} 90.0");
+                "kafka_consumer_fetch_manager_records_lag{client_id=\"c\"} 12.0",
+                "kafka_consumer_fetch_manager_records_lead_min{client_id=\"c\"} 90.0");
     }
 
     @Test
@@ -81,13 +82,38 @@ class KafkaStreamsMetersTest {
     }
 
     @Test
+    void aClientsOwnSeriesIsLeftOutBesideItsTopicsSoAFoldedSumCountsNothingTwice() {
+        gauge(FETCH, "bytes-consumed-total", 30.0, "client-id", "c");
+        gauge(FETCH, "bytes-consumed-total", 10.0, "client-id", "c", "topic", "results");
+        gauge(FETCH, "bytes-consumed-total", 20.0, "client-id", "c", "topic", "retries");
+
+        new KafkaStreamsMeters(registry, kafka::metrics, KafkaMetricsDetail.SUMMARY).refresh();
+
+        assertThat(lines("kafka_consumer_fetch_manager_bytes_consumed")).containsExactly(
+                "kafka_consumer_fetch_manager_bytes_consumed_total{client_id=\"c\"} 30.0");
+    }
+
+    @Test
+    void taskCreatedTotalIsExportedUnderANamePrometheusAccepts() {
+        Sensor created = kafka.sensor("created");
+        created.add(kafka.metricName("task-created-total", "stream-thread-metrics", "", Map.of("thread-id", "t1")),
+                new CumulativeSum());
+        created.record(4);
+
+        new KafkaStreamsMeters(registry, kafka::metrics, KafkaMetricsDetail.SUMMARY).refresh();
+
+        assertThat(lines("kafka_stream_thread_task_creations_total")).containsExactly(
+                "kafka_stream_thread_task_creations_total{thread_id=\"t1\"} 4.0");
+    }
+
+    @Test
     void totalsAreCountersAndSeriesOfMetricsGoneAreRemovedOnTheNextRefresh() {
         Sensor produced = kafka.sensor("produced");
         MetricName total = kafka.metricName("records-produced-total", "stream-topic-metrics", "",
                 Map.of("thread-id", "t1", "task-id", "0_0", "processor-node-id", "sink", "topic", "out"));
         produced.add(total, new CumulativeSum());
         produced.record(3);
-        KafkaStreamsMeters meters = new KafkaStreamsMeters(registry, kafka::metrics, KafkaMetricsDetail.TOPIC);
+        KafkaStreamsMeters meters = new KafkaStreamsMeters(registry, kafka::metrics, KafkaMetricsDetail.SUMMARY);
         meters.refresh();
         assertThat(registry.scrape()).contains("# TYPE kafka_stream_topic_records_produced_total counter");
         assertThat(lines("kafka_stream_topic_records_produced_total")).containsExactly(
