@@ -3,6 +3,8 @@ package io.agentoutcomes.app;
 import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.AgentResult;
@@ -201,6 +203,36 @@ class MetricsUnderLoadTest {
         Files.write(Path.of("target", "metrics-under-load.txt"), body);
         assertThat(scrape.statusCode()).isEqualTo(200);
         assertThat(body.length).as("bytes of one scrape after %d agents", AGENTS).isLessThan(MAX_EXPOSITION_BYTES);
+    }
+
+    @Test
+    @Order(4)
+    void analyticsByAgentAndTheDashboardStayBoundedAfterTwentyThousandAgents() throws Exception {
+        long started = System.nanoTime();
+        HttpResponse<String> analytics = get("/analytics?window=total&by=agent");
+        long analyticsMillis = (System.nanoTime() - started) / 1_000_000;
+        started = System.nanoTime();
+        HttpResponse<String> dashboard = get("/");
+        long dashboardMillis = (System.nanoTime() - started) / 1_000_000;
+        Files.writeString(Path.of("target", "analytics-under-load.txt"), "/analytics?window=total&by=agent "
+                + analytics.body().getBytes(StandardCharsets.UTF_8).length + " bytes " + analyticsMillis + " ms\n/ "
+                + dashboard.body().getBytes(StandardCharsets.UTF_8).length + " bytes " + dashboardMillis + " ms\n");
+
+        assertThat(analytics.statusCode()).isEqualTo(200);
+        JsonNode answer = new ObjectMapper().readTree(analytics.body());
+        assertThat(answer.get("groups").asInt()).isEqualTo(AGENTS);
+        List<String> names = new ArrayList<>();
+        long results = 0;
+        for (JsonNode series : answer.get("series")) {
+            names.add(series.get("name").asText());
+            results += series.get("points").get(0).get("completions").get("SUCCESS").asLong();
+        }
+        // the 100 most expensive agents (costs 0.000100 .. 0.000999: i % 900 == 899 first: agent-899, agent-1799, ...), then the rest
+        assertThat(names).hasSize(101).endsWith("_other").contains("agent-899", "agent-19799");
+        assertThat(results).as("every result, in a group or in _other").isEqualTo(AGENTS);
+        assertThat(analytics.body().length()).isLessThan(512 * 1024);
+        assertThat(dashboard.statusCode()).isEqualTo(200);
+        assertThat(dashboard.body()).contains("more agents, with smaller values, not drawn.").hasSizeLessThan(512 * 1024);
     }
 
     private static void produceOneResultPerAgent() throws Exception {
