@@ -11,7 +11,6 @@ import io.agentoutcomes.app.kafka.StoreTopics;
 import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.metrics.ServiceMeterRegistry;
-import io.agentoutcomes.app.metrics.StreamsMetricsBinding;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.app.registry.TopicSchemas;
@@ -161,9 +160,6 @@ public final class AgentOutcomesService implements AutoCloseable {
         streamsProperties.put(PunctuationWatch.CONFIG, new PunctuationFailures(metrics, config.maxPunctuationFailures(),
                 fatal::complete));
         streams = new KafkaStreams(topology, streamsProperties);
-        StreamsMetricsBinding streamsMetrics = new StreamsMetricsBinding(streams, metrics);
-        resources.push(streamsMetrics);
-        // Kafka Streams closes first: its last commit must not meet a metrics binder already closed.
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> {
@@ -174,7 +170,6 @@ public final class AgentOutcomesService implements AutoCloseable {
             }
         });
         streams.setStateListener((newState, oldState) -> {
-            streamsMetrics.onChange(newState);
             if (newState == KafkaStreams.State.ERROR) {
                 fatal.complete(new IllegalStateException("Kafka Streams is in state ERROR (was " + oldState + ")"));
             }
@@ -183,7 +178,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         streams.setGlobalStateRestoreListener(restores);
         http.attach(streams, self, metrics, config.analytics(), restores,
                 StoreTopics.of(topology.describe(), config.applicationId()),
-                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.budgets());
+                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.budgets(),
+                config.kafkaMetricsDetail());
         streams.start();
     }
 

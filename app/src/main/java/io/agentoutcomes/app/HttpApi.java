@@ -15,6 +15,7 @@ import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.app.metrics.MetricsRoute;
 import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.redrive.RedriveRoutes;
@@ -73,11 +74,12 @@ public final class HttpApi implements AutoCloseable {
      */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, AnalyticsSettings settings,
                        RestoreTracker restores, Map<String, Set<String>> storeTopics, Redrive redrive,
-                       BudgetSettings budgetSettings) {
+                       BudgetSettings budgetSettings, KafkaMetricsDetail kafkaDetail) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
         JobQueries jobs = new JobQueries(fanOut);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.dimensions());
-        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings, budgetSettings);
+        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings, budgetSettings,
+                kafkaDetail);
         health.attach(streams, restores);
         ProviderQueries providers = new ProviderQueries(fanOut);
         BudgetQueries budgets = new BudgetQueries(fanOut, budgetSettings);
@@ -106,6 +108,11 @@ public final class HttpApi implements AutoCloseable {
     /** The query threads (a test fills them to show the probes still answer). */
     ThreadPoolExecutor queryThreads() {
         return server.queryThreads();
+    }
+
+    /** The metrics threads (a test fills them to show health still answers). */
+    ThreadPoolExecutor metricsThreads() {
+        return server.metricsThreads();
     }
 
     @Override

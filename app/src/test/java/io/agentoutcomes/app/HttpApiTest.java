@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.HttpServers;
 import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -60,7 +61,7 @@ class HttpApiTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
-                null, BudgetSettings.none());
+                null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
     }
 
     @AfterEach
@@ -171,6 +172,37 @@ class HttpApiTest {
             HttpResponse<String> query = get("/jobs");
             assertThat(query.statusCode()).isEqualTo(503);
             assertThat(query.body()).contains("too many queries in progress");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void healthAnswersWhileEveryMetricsThreadIsBlocked() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        ThreadPoolExecutor metrics = server.metricsThreads();
+        // every metrics thread busy and the queue full, as under a crowd of slow scrapes
+        while (true) {
+            try {
+                metrics.execute(() -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (RejectedExecutionException full) {
+                break;
+            }
+        }
+        try {
+            long started = System.nanoTime();
+            assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
+            assertThat(get("/health/ready").statusCode()).isEqualTo(503);
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+            HttpResponse<String> scrape = get("/metrics");
+            assertThat(scrape.statusCode()).isEqualTo(503);
+            assertThat(scrape.body()).contains("too many scrapes in progress");
         } finally {
             release.countDown();
         }

@@ -180,6 +180,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(PRICING_FILE, Type.STRING, "", null, "A price table in genai-prices' format (docs/analytics.md, \"Prices\") whose providers are looked up before the shipped table's. Empty: the shipped table only.")
             .define(PRICING_MISMATCH_TOLERANCE, Type.DOUBLE, PricingSettings.DEFAULT_TOLERANCE.doubleValue(), Check.between(0.0, 100.0), "How far a reported cost may be from the one computed from the price table, as a fraction of the computed cost, before agent_outcomes_cost_mismatch_total counts it.")
             .declare(ProviderGateConfig::declare)
+            .declare(MetricsConfig::declare)
             .group(LIMITS)
             .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
             .define(InputLimits.MAX_CLOCK_SKEW_CONFIG, Type.LONG, InputLimits.DEFAULT_MAX_CLOCK_SKEW.toMillis(), Check.between(0, 3_600_000), "How far ahead of the wall clock an input record's timestamp (its event time) may be when read; one further ahead is read at the wall clock's time, its own kept in the header producer-timestamp, and counted (agent_outcomes_input_timestamps_clamped_total; docs/ingestion.md).")
@@ -217,7 +218,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             Map.entry("replay.", "docs/replay.md"),
             Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
             Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),
-            Map.entry("rocksdb.", "docs/operations.md"), Map.entry("punctuation.", "docs/operations.md"), Map.entry("provider.", "docs/classification.md"));
+            Map.entry("rocksdb.", "docs/operations.md"), Map.entry("punctuation.", "docs/operations.md"),
+            Map.entry("provider.", "docs/classification.md"), Map.entry("metrics.", "docs/operations.md"));
 
     /** Prefixes Kafka Streams reads client settings under ({@code producer.ssl.key.password}). */
     private static final List<String> CLIENT_PREFIXES = List.of(StreamsConfig.MAIN_CONSUMER_PREFIX,

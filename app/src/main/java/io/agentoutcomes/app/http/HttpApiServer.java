@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * The service's HTTP server: it answers the routes of one table, given whole when it starts (the health, metrics,
  * query and page routes the service assembles), GET and HEAD (and POST for the routes that write); it listens from the start (its address is the
  * Kafka Streams {@code application.server}).
- * The server's own threads only match a request to its route and hand it over: health and metrics to a pool of probe
- * threads, everything else to a bounded pool of query threads, so slow queries (another instance not answering)
- * cannot starve the probes. When the query pool and its queue are full, a query is answered 503 at once.
+ * The server's own threads only match a request to its route and hand it over, each kind of request to a bounded pool of
+ * its own: health to the health threads, {@code /metrics} to the metrics threads, everything else to the query threads,
+ * so neither slow queries (another instance not answering) nor scrapes can hold up a health probe. When a pool and its
+ * queue are full, a request is answered 503 at once.
  *
  * <p>With authentication on ({@link HttpSecurity}), every route but health (and metrics, unless they are protected
  * too) answers 401 with a {@code WWW-Authenticate} challenge to a request without the credentials; with TLS the
@@ -29,13 +30,23 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpApiServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
-    private static final int PROBE_THREADS = 2;
-    private static final int PROBE_QUEUE = 64;
+    private static final int HEALTH_THREADS = 2;
+    private static final int HEALTH_QUEUE = 64;
+    private static final int METRICS_THREADS = 2;
+    private static final int METRICS_QUEUE = 16;
     private static final int QUERY_THREADS = 4;
     private static final int QUERY_QUEUE = 64;
 
-    /** The threads a route is answered on: health and metrics apart from queries, so slow queries cannot starve them. */
-    public enum Pool { PROBES, QUERIES }
+    /** The threads a route is answered on: health, metrics and queries each on their own, so none waits for another. */
+    public enum Pool {
+        HEALTH("health probes"), METRICS("scrapes"), QUERIES("queries");
+
+        private final String requests;
+
+        Pool(String requests) {
+            this.requests = requests;
+        }
+    }
 
     /** Who a route answers: anyone (health), anyone unless metrics are protected, or only requests with the credentials. */
     public enum Access { PUBLIC, METRICS, CREDENTIALS }
@@ -60,7 +71,8 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     private final HttpServer server;
-    private final ThreadPoolExecutor probes = pool("http-api-probe", PROBE_THREADS, PROBE_QUEUE);
+    private final ThreadPoolExecutor health = pool("http-api-health", HEALTH_THREADS, HEALTH_QUEUE);
+    private final ThreadPoolExecutor metrics = pool("http-api-metrics", METRICS_THREADS, METRICS_QUEUE);
     private final ThreadPoolExecutor queries = pool("http-api-query", QUERY_THREADS, QUERY_QUEUE);
     private final Routes<Endpoint> routes;
     private final HttpSecurity security;
@@ -92,10 +104,16 @@ public final class HttpApiServer implements AutoCloseable {
         return queries;
     }
 
+    /** The metrics threads (a test fills them to show health still answers). */
+    public ThreadPoolExecutor metricsThreads() {
+        return metrics;
+    }
+
     @Override
     public void close() {
         HttpServers.stop(server);
-        probes.shutdownNow();
+        health.shutdownNow();
+        metrics.shutdownNow();
         queries.shutdownNow();
     }
 
@@ -138,10 +156,13 @@ public final class HttpApiServer implements AutoCloseable {
             Map<String, String> path = match.get().path();
             Runnable run = () -> answer(exchange, () -> found.handler().handle(exchange, path));
             try {
-                (found.pool() == Pool.PROBES ? probes : queries).execute(run);
+                switch (found.pool()) {
+                    case HEALTH -> health.execute(run);
+                    case METRICS -> metrics.execute(run);
+                    case QUERIES -> queries.execute(run);
+                }
             } catch (RejectedExecutionException e) {
-                HttpExchanges.unavailable(exchange, found.pool() == Pool.PROBES ? "too many probes in progress"
-                        : "too many queries in progress");
+                HttpExchanges.unavailable(exchange, "too many " + found.pool().requests + " in progress");
             }
         });
     }

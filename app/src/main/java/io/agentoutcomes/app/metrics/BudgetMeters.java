@@ -57,8 +57,11 @@ public final class BudgetMeters {
         }
     }
 
-    /** Reads the stores again; call before a scrape. While they cannot be read the meters keep their last values. */
-    public void refresh() {
+    /**
+     * Reads the stores again; call before a scrape. While they cannot be read the meters keep their last values. One
+     * refresh at a time: concurrent scrapes must not register a value's gauge twice.
+     */
+    public synchronized void refresh() {
         if (!settings.enabled() || streams.state() != KafkaStreams.State.RUNNING) {
             return;
         }

@@ -12,13 +12,16 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters},
- * {@link ProviderGateMeters}, {@link BudgetMeters}, {@link RejectionMeters}, {@link ClockSkewMeters}), Kafka Streams' own metrics (the pipeline's sensors among them: rejected input, duplicates,
- * ignored failures; {@link StreamsMetricsBinding}) and the JVM's, all on one registry.
+ * {@link ProviderGateMeters}, {@link BudgetMeters}, {@link RejectionMeters}, {@link ClockSkewMeters}), Kafka Streams'
+ * own metrics (the pipeline's sensors among them: rejected input, duplicates, ignored failures; {@link KafkaStreamsMeters},
+ * as finely as {@code metrics.kafka.detail} says) and the JVM's, all on one registry.
  */
 public final class MetricsRoute {
     private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
@@ -28,11 +31,15 @@ public final class MetricsRoute {
     private final RetryScheduleMeters retryMeters;
     private final ProviderGateMeters providerMeters;
     private final BudgetMeters budgetMeters;
+    private final KafkaStreamsMeters kafkaMeters;
+    /** The scrape under way, if any. */
+    private final AtomicReference<CompletableFuture<String>> inFlight = new AtomicReference<>();
 
     /** Registers the domain meters of this Kafka Streams instance; {@code totals}: its analytics' running totals. */
     public MetricsRoute(PrometheusMeterRegistry registry, KafkaStreams streams, Supplier<List<AgentMetrics>> totals,
-                        AnalyticsSettings analytics, BudgetSettings budgets) {
+                        AnalyticsSettings analytics, BudgetSettings budgets, KafkaMetricsDetail kafkaDetail) {
         this.registry = registry;
+        this.kafkaMeters = new KafkaStreamsMeters(registry, streams::metrics, kafkaDetail);
         RejectionMeters.register(registry, streams);
         PricingMeters.register(registry, streams);
         ClockSkewMeters.register(registry, streams);
@@ -44,7 +51,7 @@ public final class MetricsRoute {
 
     /** The route, answered by {@code attached} once the service has it (until then it throws {@link QueryUnavailable}). */
     public static Route<Endpoint> route(Supplier<MetricsRoute> attached) {
-        return HttpApiServer.get("/metrics", Pool.PROBES, Access.METRICS, (exchange, path) -> {
+        return HttpApiServer.get("/metrics", Pool.METRICS, Access.METRICS, (exchange, path) -> {
             MetricsRoute metrics;
             try {
                 metrics = attached.get();
@@ -56,12 +63,33 @@ public final class MetricsRoute {
         });
     }
 
-    /** The meters read afresh, as Prometheus text. */
-    private String scrape() {
+    /**
+     * The meters read afresh, as Prometheus text. One scrape is made at a time: scrapes that arrive while one is under
+     * way wait for it and answer its text, so concurrent scrapers cost one scrape and never register a meter twice.
+     */
+    String scrape() {
+        CompletableFuture<String> mine = new CompletableFuture<>();
+        CompletableFuture<String> running = inFlight.compareAndExchange(null, mine);
+        if (running != null) {
+            return running.join();
+        }
+        try {
+            mine.complete(readAll());
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            inFlight.set(null);
+        }
+        return mine.join();
+    }
+
+    private String readAll() {
         domainMeters.refresh();
         retryMeters.refresh();
         providerMeters.refresh();
         budgetMeters.refresh();
+        kafkaMeters.refresh();
         return registry.scrape();
     }
 }

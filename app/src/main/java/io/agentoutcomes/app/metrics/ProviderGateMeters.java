@@ -24,7 +24,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * {@code agent_outcomes_provider_retries_held}, {@code agent_outcomes_provider_circuit_transitions_total{to}} and
  * {@code agent_outcomes_provider_retries_paced_total} (released after being held). The counters are the scope's own
  * (kept in its state), so they follow the scope when its partition moves to another instance. Series of a scope are
- * kept once seen; the scopes are bounded by {@code provider.max.scopes}.
+ * kept once seen; the scopes are bounded by {@code provider.max.scopes}. One refresh at a time: concurrent scrapes
+ * must not register a scope's meters twice.
  */
 public final class ProviderGateMeters {
     static final String ALL_MODELS = "all";
@@ -46,7 +47,7 @@ public final class ProviderGateMeters {
     }
 
     /** Reads the store again; call before a scrape. While it cannot be read the meters keep their last values. */
-    public void refresh() {
+    public synchronized void refresh() {
         if (streams.state() != KafkaStreams.State.RUNNING) {
             return;
         }

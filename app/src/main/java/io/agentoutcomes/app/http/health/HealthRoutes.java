@@ -48,9 +48,9 @@ public final class HealthRoutes {
 
     public List<Route<Endpoint>> routes() {
         return List.of(
-                get("/health/live", Pool.PROBES, Access.PUBLIC, (exchange, path) -> live(exchange)),
-                get("/health/ready", Pool.PROBES, Access.PUBLIC, (exchange, path) -> ready(exchange)),
-                get("/health", Pool.PROBES, Access.PUBLIC, (exchange, path) -> ready(exchange)));
+                get("/health/live", Pool.HEALTH, Access.PUBLIC, (exchange, path) -> live(exchange)),
+                get("/health/ready", Pool.HEALTH, Access.PUBLIC, (exchange, path) -> ready(exchange)),
+                get("/health", Pool.HEALTH, Access.PUBLIC, (exchange, path) -> ready(exchange)));
     }
 
     private void live(HttpExchange exchange) throws IOException {

@@ -14,9 +14,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.DoubleFunction;
 import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
@@ -35,6 +38,8 @@ public final class DashboardPage {
             + "<code>agent-results-json</code> (see the README, \"Publish a result\").</p>";
     /** What a chart without data says, while other charts have some. */
     static final String EMPTY = "<p class=\"muted empty\">No data yet.</p>";
+    /** Agents a bar chart draws at most. */
+    static final int MAX_BARS = 30;
 
     private DashboardPage() {
     }
@@ -180,11 +185,22 @@ public final class DashboardPage {
         return String.format(Locale.ROOT, "%,.0f", value);
     }
 
-    /** One horizontal bar per agent. */
-    static String barChart(List<AgentMetrics> agents, ToDoubleFunction<AgentMetrics> value,
+    /**
+     * One horizontal bar per agent, for at most {@value #MAX_BARS} agents: past that the ones with the largest values,
+     * in their order, and a line saying how many are not drawn (20 000 agents made a page of 20 000 bars per chart).
+     */
+    static String barChart(List<AgentMetrics> all, ToDoubleFunction<AgentMetrics> value,
                            DoubleFunction<String> label) {
-        if (agents.isEmpty()) {
+        if (all.isEmpty()) {
             return EMPTY;
+        }
+        List<AgentMetrics> agents = all;
+        String more = "";
+        if (all.size() > MAX_BARS) {
+            Set<AgentMetrics> largest = Collections.newSetFromMap(new IdentityHashMap<>());
+            all.stream().sorted(Comparator.comparingDouble(value).reversed()).limit(MAX_BARS).forEach(largest::add);
+            agents = all.stream().filter(largest::contains).toList();
+            more = "<p class=\"muted\">" + count(all.size() - MAX_BARS) + " more agents, with smaller values, not drawn.</p>";
         }
         double max = agents.stream().mapToDouble(value).max().orElse(0);
         StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 ").append(agents.size() * 26 + 6)
@@ -203,7 +219,7 @@ public final class DashboardPage {
                     .append("\" x=\"").append(String.format(Locale.ROOT, "%.1f", 156 + w)).append("\" y=\"")
                     .append(y + 14).append("\">").append(label.apply(v)).append("</text>");
         }
-        return svg.append("</svg>").toString();
+        return svg.append("</svg>").append(more).toString();
     }
 
     /** The tenants by total cost, the most expensive first (at most 10), with their tokens and results. */

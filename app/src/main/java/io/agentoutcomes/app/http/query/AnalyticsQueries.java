@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
 import io.agentoutcomes.topology.analytics.WindowSize;
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,6 +28,9 @@ public final class AnalyticsQueries {
     /** One group's aggregates, one per window start (a single one, without start, for totals), oldest first. */
     public record Series(String name, List<AgentMetrics> points) {
     }
+
+    /** The group {@link #top} merges the groups past its limit into. */
+    public static final String OTHER = "_other";
 
     private final QueryFanOut fanOut;
     private final Set<Dimension> keyed;
@@ -60,15 +64,48 @@ public final class AnalyticsQueries {
             // an aggregate written before the dimension keyed the windows counts as not saying it
             String name = Objects.requireNonNullElse(by.of(metrics), Dimensions.UNKNOWN);
             long start = metrics.getWindowStart() == null ? 0 : metrics.getWindowStart();
-            grouped.computeIfAbsent(name, n -> new TreeMap<>()).merge(start, metrics, (a, b) -> {
-                AgentMetrics merged = MetricsAggregator.withPercentiles(MetricsAggregator.merge(a, b));
-                merged.setWindowClosed(a.getWindowClosed() && b.getWindowClosed());
-                return merged;
-            });
+            grouped.computeIfAbsent(name, n -> new TreeMap<>()).merge(start, metrics, AnalyticsQueries::merged);
         }
         List<Series> series = new ArrayList<>();
         grouped.forEach((name, points) -> series.add(new Series(name, List.copyOf(points.values()))));
         return series;
+    }
+
+    /**
+     * The {@code limit} groups of largest cost (over all their windows; equal costs by name), then, when there were
+     * more, one named {@value #OTHER} that merges the rest within each window: an answer's size is bounded by the limit,
+     * however many agents there are, and its figures still add up to the whole.
+     */
+    public static List<Series> top(List<Series> all, int limit) {
+        if (all.size() <= limit) {
+            return all;
+        }
+        List<Series> sorted = new ArrayList<>(all);
+        sorted.sort(Comparator.comparing(AnalyticsQueries::cost, Comparator.<BigDecimal>reverseOrder())
+                .thenComparing(Series::name));
+        List<Series> kept = new ArrayList<>(sorted.subList(0, limit));
+        Map<Long, AgentMetrics> rest = new TreeMap<>();
+        for (Series series : sorted.subList(limit, sorted.size())) {
+            for (AgentMetrics point : series.points()) {
+                rest.merge(point.getWindowStart() == null ? 0 : point.getWindowStart(), point, AnalyticsQueries::merged);
+            }
+        }
+        kept.add(new Series(OTHER, List.copyOf(rest.values())));
+        return kept;
+    }
+
+    private static BigDecimal cost(Series series) {
+        BigDecimal total = BigDecimal.ZERO;
+        for (AgentMetrics point : series.points()) {
+            total = total.add(point.getCostTotal());
+        }
+        return total;
+    }
+
+    private static AgentMetrics merged(AgentMetrics a, AgentMetrics b) {
+        AgentMetrics merged = MetricsAggregator.withPercentiles(MetricsAggregator.merge(a, b));
+        merged.setWindowClosed(a.getWindowClosed() && b.getWindowClosed());
+        return merged;
     }
 
     /** This instance's running totals, one per agent, model and provider (for its domain meters); unavailable unless complete. */

@@ -32,6 +32,10 @@ public final class QueryRoutes {
     public static final int DEFAULT_JOBS = 100;
     static final int MAX_JOBS = 500;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Groups {@code /analytics} answers by default, the most expensive first; the rest are merged as {@code _other}. */
+    static final int DEFAULT_SERIES = 100;
+    /** The most groups one {@code /analytics} answer has ({@code limit}). */
+    static final int MAX_SERIES = 1_000;
     /**
      * What every job and analytics answer reads: the state stores as the stream threads left them, including work of
      * the transaction under way, which a crash aborts and the instance that takes over does again (the final values
@@ -201,10 +205,12 @@ public final class QueryRoutes {
             throw new BadRequest("by=" + dimension.label() + ": the analytics windows are not keyed by "
                     + dimension.label() + "; add it to analytics.dimensions (docs/analytics.md#dimensions)");
         }
+        int limit = limit(query.getOrDefault("limit", String.valueOf(DEFAULT_SERIES)));
+        List<AnalyticsQueries.Series> groups = analytics.series(size, dimension);
         ObjectNode body = JSON.createObjectNode().put("window", size.label()).put("by", dimension.label())
-                .put("isolationLevel", ISOLATION);
+                .put("isolationLevel", ISOLATION).put("groups", groups.size()).put("limit", limit);
         ArrayNode series = body.putArray("series");
-        for (AnalyticsQueries.Series group : analytics.series(size, dimension)) {
+        for (AnalyticsQueries.Series group : AnalyticsQueries.top(groups, limit)) {
             ObjectNode entry = series.addObject().put("name", group.name());
             ArrayNode points = entry.putArray("points");
             for (AgentMetrics point : group.points()) {
@@ -216,6 +222,19 @@ public final class QueryRoutes {
         }
         uncommitted(exchange);
         HttpExchanges.json(exchange, 200, body);
+    }
+
+    /** {@code limit} of /analytics: 1..{@value #MAX_SERIES} groups (then {@code _other}). */
+    private static int limit(String text) {
+        try {
+            int limit = Integer.parseInt(text);
+            if (limit >= 1 && limit <= MAX_SERIES) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new BadRequest("limit must be a whole number from 1 to " + MAX_SERIES + "; got " + text);
     }
 
     private static void uncommitted(HttpExchange exchange) {

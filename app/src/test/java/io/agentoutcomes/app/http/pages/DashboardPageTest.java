@@ -31,6 +31,30 @@ class DashboardPageTest {
     }
 
     @Test
+    void aBarChartOfManyAgentsDrawsTheThirtyLargestInTheirOrderAndSaysHowManyMore() {
+        List<AgentMetrics> agents = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            AgentMetrics agent = point("m", Instant.parse("2026-01-01T10:00:00Z"), "0", i);
+            agent.setAgentId(String.format("agent-%03d", i));
+            agents.add(agent);
+        }
+
+        String svg = DashboardPage.barChart(agents, m -> m.getTotalTokens(), DashboardPage::count);
+
+        Matcher bar = Pattern.compile("<rect class=\"bar\" data-agent=\"([^\"]+)\"").matcher(svg);
+        List<String> drawn = new ArrayList<>();
+        while (bar.find()) {
+            drawn.add(bar.group(1));
+        }
+        List<String> largest = new ArrayList<>();
+        for (int i = 70; i < 100; i++) {
+            largest.add(String.format("agent-%03d", i));
+        }
+        assertThat(drawn).containsExactlyElementsOf(largest);
+        assertThat(svg).endsWith("<p class=\"muted\">70 more agents, with smaller values, not drawn.</p>");
+    }
+
+    @Test
     void aSinglePointDrawsAVisibleDotInTheMiddle() {
         String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini",
                 List.of(point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.0125", 218_946)))),
