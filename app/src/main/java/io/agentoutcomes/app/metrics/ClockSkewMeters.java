@@ -36,20 +36,9 @@ public final class ClockSkewMeters {
     }
 
     static <T> void register(MeterRegistry registry, T source, Function<T, Map<MetricName, ? extends Metric>> metrics) {
-        FunctionCounter.builder(NAME, source, s -> sum(metrics.apply(s)))
+        FunctionCounter.builder(NAME, source, s -> StreamsSensors.sum(metrics.apply(s), SENSOR_GROUP, EventTimeBound.SENSOR + "-total"))
                 .description("Input records stamped further ahead of the wall clock than input.max.clock.skew.ms, read at the wall clock's time")
                 .register(registry);
-    }
-
-    private static double sum(Map<MetricName, ? extends Metric> metrics) {
-        double sum = 0;
-        for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
-            if (metric.getKey().group().equals(SENSOR_GROUP) && metric.getKey().name().equals(EventTimeBound.SENSOR + "-total")
-                    && metric.getValue().metricValue() instanceof Number value) {
-                sum += value.doubleValue();
-            }
-        }
-        return sum;
     }
 
     /** Leaves out Kafka Streams' binder's copies of the sensor. */

@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
@@ -33,25 +33,19 @@ public final class PricingMeters {
     private PricingMeters() {
     }
 
-    /** Registers the counters over the instance's Kafka Streams metrics ({@code streams} is held by the service). */
+    /**
+     * Registers the counters over the instance's Kafka Streams metrics. Micrometer holds a function counter's object
+     * weakly, so the object is {@code streams}, which the service holds (a method reference held by nothing else was
+     * collected, and the counters read nothing from then on).
+     */
     public static void register(MeterRegistry registry, KafkaStreams streams) {
-        register(registry, streams::metrics);
+        register(registry, streams, KafkaStreams::metrics);
     }
 
-    static void register(MeterRegistry registry, Supplier<Map<MetricName, ? extends Metric>> metrics) {
-        COUNTERS.forEach((name, sensor) -> FunctionCounter.builder(name, metrics, m -> sum(m.get(), sensor + "-total"))
+    static <T> void register(MeterRegistry registry, T source, Function<T, Map<MetricName, ? extends Metric>> metrics) {
+        COUNTERS.forEach((name, sensor) -> FunctionCounter.builder(name, source,
+                        s -> StreamsSensors.sum(metrics.apply(s), SENSOR_GROUP, sensor + "-total"))
                 .description(DESCRIPTIONS.get(sensor)).register(registry));
-    }
-
-    private static double sum(Map<MetricName, ? extends Metric> metrics, String name) {
-        double sum = 0;
-        for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
-            if (metric.getKey().group().equals(SENSOR_GROUP) && metric.getKey().name().equals(name)
-                    && metric.getValue().metricValue() instanceof Number value) {
-                sum += value.doubleValue();
-            }
-        }
-        return sum;
     }
 
     /** Leaves out Kafka Streams' binder's copies of the pricing sensors. */

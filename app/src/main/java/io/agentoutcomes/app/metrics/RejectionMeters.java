@@ -4,9 +4,6 @@ import io.agentoutcomes.topology.ingest.InvalidInputException;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
-import java.util.Map;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -33,20 +30,9 @@ public final class RejectionMeters {
     public static void register(MeterRegistry registry, KafkaStreams streams) {
         for (InvalidInputException.Kind kind : InvalidInputException.Kind.values()) {
             String sensor = kind.sensor() + "-total";
-            FunctionCounter.builder(NAME, streams, s -> sum(s.metrics(), sensor)).tag("reason", kind.label())
+            FunctionCounter.builder(NAME, streams, s -> StreamsSensors.sum(s.metrics(), SENSOR_GROUP, sensor)).tag("reason", kind.label())
                     .description("JSON input refused by ingestion, by reason (to rejected-input)").register(registry);
         }
-    }
-
-    private static double sum(Map<MetricName, ? extends Metric> metrics, String sensor) {
-        double sum = 0;
-        for (Map.Entry<MetricName, ? extends Metric> metric : metrics.entrySet()) {
-            if (metric.getKey().group().equals(SENSOR_GROUP) && metric.getKey().name().equals(sensor)
-                    && metric.getValue().metricValue() instanceof Number value) {
-                sum += value.doubleValue();
-            }
-        }
-        return sum;
     }
 
     /** Leaves out Kafka Streams' binder's copies of the rejection sensors, one family per reason. */

@@ -35,9 +35,23 @@ class PricingMetersTest {
                 metric(PricingMeters.SENSOR_GROUP, PriceResults.COMPUTED + "-total", "t1", 11),
                 metric("stream-other-metrics", PriceResults.COMPUTED + "-total", "t1", 100));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        PricingMeters.register(registry, () -> metrics);
+        PricingMeters.register(registry, metrics, m -> m);
         assertThat(registry.get("agent_outcomes_cost_mismatch").functionCounter().count()).isEqualTo(5.0);
         assertThat(registry.get("agent_outcomes_cost_computed").functionCounter().count()).isEqualTo(11.0);
         assertThat(registry.get("agent_outcomes_cost_unpriced").functionCounter().count()).isEqualTo(0.0);
+    }
+
+    @Test
+    void countersStillReadTheSensorsAfterAGarbageCollection() throws InterruptedException {
+        Map<MetricName, Metric> metrics = Map.ofEntries(metric(PricingMeters.SENSOR_GROUP, PriceResults.COMPUTED + "-total", "t1", 11));
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        // The object the counters read is held by the test, as the service holds its KafkaStreams; before, the counters
+        // read through a method reference held by nothing, collected at the first collection.
+        PricingMeters.register(registry, metrics, m -> m);
+        for (int i = 0; i < 5; i++) {
+            System.gc();
+            Thread.sleep(20);
+        }
+        assertThat(registry.get("agent_outcomes_cost_computed").functionCounter().count()).isEqualTo(11.0);
     }
 }
