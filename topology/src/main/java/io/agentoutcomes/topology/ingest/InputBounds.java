@@ -18,6 +18,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.InputLimits;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -184,6 +185,17 @@ public final class InputBounds {
             throw new InvalidInputException(OUT_OF_RANGE, name + " is " + epochMillis
                     + ": out of range (epoch milliseconds from 1970 to the year 9999)");
         }
+    }
+
+    /**
+     * A time as written ({@code text}), checked before anything converts it to epoch milliseconds, which the year
+     * ±999999999 overflows.
+     */
+    static Instant time(String name, String text, Instant instant) {
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(Instant.ofEpochMilli(MAX_TIME))) {
+            throw new InvalidInputException(OUT_OF_RANGE, name + " is '" + text + "': out of range (from 1970 to the year 9999)");
+        }
+        return instant;
     }
 
     private static void money(String name, ByteBuffer amount) {
