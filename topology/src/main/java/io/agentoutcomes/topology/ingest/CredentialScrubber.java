@@ -13,11 +13,18 @@ import java.util.regex.Pattern;
  * masked {@code sk-proj-ab***yz}), {@code sk-ant-...}, JWTs, AWS, GitHub, Slack and Google keys, a URL's
  * {@code key=...}). The text cannot be parsed reliably, so this works on the text, not on a tree.
  * <p>
- * Text with none of the words these patterns need ({@link #mayHoldCredential}: one pass over the characters) is
- * returned as it is without running any pattern.
+ * Text with none of the words these patterns need ({@link #triggers}: one pass over the characters) is returned as
+ * it is without running any pattern, and only the patterns whose words are there run.
  */
 public final class CredentialScrubber {
     public static final String REDACTED = "[redacted]";
+    /** {@link #triggers}: a credential's name may be in the text. */
+    static final int NAMED = 1;
+    /** {@link #triggers}: a cookie header may be. */
+    static final int COOKIE = 2;
+    /** {@link #triggers}: a token recognisable on its own may be. */
+    static final int TOKENS = 4;
+    private static final int ALL = NAMED | COOKIE | TOKENS;
 
     /** A quoted key (JSON's double quotes, or the single quotes of a Python dict's repr) and its value. */
     private static final Pattern QUOTED_FIELD = Pattern.compile(
@@ -58,48 +65,64 @@ public final class CredentialScrubber {
 
     /** The text with every credential-like value replaced; the same instance when nothing was found. */
     public static String scrub(String text) {
-        if (!mayHoldCredential(text)) {
+        int found = triggers(text);
+        if (found == 0) {
             return text;
         }
-        String scrubbed = replaceNamed(QUOTED_FIELD, text, 3, 4);
-        scrubbed = replaceNamed(COOKIE_LINE, scrubbed, 0, 2);
-        scrubbed = replaceTextFields(scrubbed);
-        Matcher tokens = TOKEN.matcher(scrubbed);
-        if (tokens.find()) {
-            scrubbed = tokens.replaceAll(REDACTED);
+        String scrubbed = text;
+        if ((found & NAMED) != 0) {
+            scrubbed = replaceNamed(QUOTED_FIELD, scrubbed, 3, 4);
+        }
+        if ((found & COOKIE) != 0) {
+            scrubbed = replaceNamed(COOKIE_LINE, scrubbed, 0, 2);
+        }
+        if ((found & NAMED) != 0) {
+            scrubbed = replaceTextFields(scrubbed);
+        }
+        if ((found & TOKENS) != 0) {
+            Matcher tokens = TOKEN.matcher(scrubbed);
+            if (tokens.find()) {
+                scrubbed = tokens.replaceAll(REDACTED);
+            }
         }
         return scrubbed.equals(text) ? text : scrubbed;
     }
 
-    /**
-     * Whether the text has one of the words (any case) without which no pattern above matches: {@code auth},
-     * {@code basic}, {@code bearer}, {@code cookie}, {@code credential}, {@code key}, {@code passw}, {@code pwd},
-     * {@code secret}, {@code session}, {@code token}, {@code sk-}, {@code eyJ}, {@code akia}, {@code asia},
-     * {@code aiza}, {@code gh?_}, {@code xox}. One pass, no allocation: false for most text an agent writes.
-     */
+    /** Whether the text has any trigger word ({@link #triggers}); false for most text an agent writes. */
     static boolean mayHoldCredential(String text) {
+        return triggers(text) != 0;
+    }
+
+    /**
+     * Which patterns can match, from the words (any case) they need, in one pass without allocation: a credential's
+     * name ({@link #NAMED}: {@code auth}, {@code access}, {@code bearer}, {@code cookie}, {@code credential},
+     * {@code key}, {@code passw}, {@code pwd}, {@code refresh}, {@code secret}, {@code sess}, {@code id_token}); a
+     * cookie line ({@link #COOKIE}); a token recognisable on its own ({@link #TOKENS}: {@code basic}, {@code bearer},
+     * {@code sk-}, {@code eyJ}, {@code akia}, {@code asia}, {@code aiza}, {@code gh?_}, {@code xox}, {@code key}).
+     */
+    static int triggers(String text) {
+        int found = 0;
         int length = text.length();
-        for (int i = 0; i < length; i++) {
+        for (int i = 0; i < length && found != ALL; i++) {
             char c = text.charAt(i);
             char lower = c < 128 ? (char) (c | 0x20) : Character.toLowerCase(c);
-            boolean found = switch (lower) {
-                case 'a' -> at(text, i, "auth") || at(text, i, "akia") || at(text, i, "asia") || at(text, i, "aiza");
-                case 'b' -> at(text, i, "basic") || at(text, i, "bearer");
-                case 'c' -> at(text, i, "cookie") || at(text, i, "credential");
-                case 'e' -> at(text, i, "eyj");
-                case 'g' -> i + 3 < length && (text.charAt(i + 1) | 0x20) == 'h' && text.charAt(i + 3) == '_';
-                case 'k' -> at(text, i, "key");
-                case 'p' -> at(text, i, "passw") || at(text, i, "pwd");
-                case 's' -> at(text, i, "secret") || at(text, i, "session") || at(text, i, "sk-");
-                case 't' -> at(text, i, "token");
-                case 'x' -> at(text, i, "xox");
-                default -> false;
+            found |= switch (lower) {
+                case 'a' -> at(text, i, "auth") || at(text, i, "access") ? NAMED
+                        : at(text, i, "akia") || at(text, i, "asia") || at(text, i, "aiza") ? TOKENS : 0;
+                case 'b' -> at(text, i, "bearer") ? NAMED | TOKENS : at(text, i, "basic") ? TOKENS : 0;
+                case 'c' -> at(text, i, "cookie") ? NAMED | COOKIE : at(text, i, "credential") ? NAMED : 0;
+                case 'e' -> at(text, i, "eyj") ? TOKENS : 0;
+                case 'g' -> i + 3 < length && (text.charAt(i + 1) | 0x20) == 'h' && text.charAt(i + 3) == '_' ? TOKENS : 0;
+                case 'i' -> at(text, i, "id") && (at(text, i + 2, "token") || at(text, i + 3, "token")) ? NAMED : 0;
+                case 'k' -> at(text, i, "key") ? NAMED | TOKENS : 0;
+                case 'p' -> at(text, i, "passw") || at(text, i, "pwd") ? NAMED : 0;
+                case 'r' -> at(text, i, "refresh") ? NAMED : 0;
+                case 's' -> at(text, i, "secret") || at(text, i, "sess") ? NAMED : at(text, i, "sk-") ? TOKENS : 0;
+                case 'x' -> at(text, i, "xox") ? TOKENS : 0;
+                default -> 0;
             };
-            if (found) {
-                return true;
-            }
         }
-        return false;
+        return found;
     }
 
     private static boolean at(String text, int from, String word) {

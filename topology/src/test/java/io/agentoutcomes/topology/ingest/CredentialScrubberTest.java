@@ -59,6 +59,10 @@ class CredentialScrubberTest {
                 + " | aws_secret_access_key = [redacted]",
         "JSON body quoting a key | {\"error\":{\"message\":\"bad key\",\"api_key\":\"sk-xyz-123\",\"client_secret\":42}}"
                 + " | {\"error\":{\"message\":\"bad key\",\"api_key\":\"[redacted]\",\"client_secret\":[redacted]}}",
+        "PHP and Java session cookies in a log line | set PHPSESSID=abc123 and JSESSIONID=def456 for /app"
+                + " | set PHPSESSID=[redacted] and JSESSIONID=[redacted] for /app",
+        "an OIDC token response | {\"id_token\":\"x.y.z\",\"refresh_token\":\"r-1\",\"expires_in\":3600}"
+                + " | {\"id_token\":\"[redacted]\",\"refresh_token\":\"[redacted]\",\"expires_in\":3600}",
         "GitHub and Slack tokens | push failed for ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 via xoxb-1234567890-abcdef"
                 + " | push failed for [redacted] via [redacted]",
     })
@@ -71,7 +75,6 @@ class CredentialScrubberTest {
     @ValueSource(strings = {
         "Error code: 401 - {'type': 'error', 'error': {'type': 'authentication_error', 'message': 'invalid x-api-key'}}",
         "400 API key not valid. Please pass a valid API key. [reason: \"API_KEY_INVALID\" metadata { key: \"service\" }]",
-        "Rate limit reached for gpt-4o in organization org-abc on tokens per min (TPM): Limit 30000, Used 29000",
         "{\"tokens\":3,\"sessionCount\":2,\"max_tokens\":100}",
     })
     void messagesThatOnlyTalkAboutCredentialsAreKeptAsTheyCame(String message) {
@@ -83,6 +86,7 @@ class CredentialScrubberTest {
         "Request timed out after 30000 ms",
         "{\"answer\":42,\"files\":[\"a.py\",\"b.py\"],\"model\":\"gpt-4o-mini\"}",
         "The build failed: 3 tests did not pass",
+        "Rate limit reached for gpt-4o in organization org-abc on tokens per min (TPM): Limit 30000, Used 29000",
     })
     void textWithoutATriggerWordIsNotLookedAtTwice(String text) {
         assertThat(CredentialScrubber.mayHoldCredential(text)).isFalse();
@@ -90,7 +94,7 @@ class CredentialScrubberTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Authorization: Bearer x", "SK-abc", "AIza", "apiKEY=1", "Cookie: a", "ghp_x", "passwd",
+    @ValueSource(strings = {"Authorization: Bearer x", "SK-abc", "AIza", "apiKEY=1", "Cookie: a", "ghp_x", "passwd", "PHPSESSID=1", "id_token", "refresh",
         "api\u212Aey"})
     void everyTriggerWordIsFoundInAnyCase(String text) {
         assertThat(CredentialScrubber.mayHoldCredential(text)).isTrue();
