@@ -28,7 +28,7 @@ final class RunCommand implements Callable<Integer> {
         out.println("agent-outcomes is running");
         out.println("  Kafka bootstrap servers : " + service.bootstrapServers() + (config.embeddedKafka() ? " (embedded)" : ""));
         out.println("  Schema registry         : " + service.schemaRegistryUrl() + (config.embeddedRegistry() ? " (embedded)" : ""));
-        out.println("  HTTP (health)           : " + service.httpUrl() + "/health");
+        printHttp(out, service.httpUrl());
         if (config.embeddedKafka()) {
             out.println("  Data directory          : " + config.dataDir().toAbsolutePath());
         }
@@ -37,5 +37,13 @@ final class RunCommand implements Callable<Integer> {
         out.println("Stop with Ctrl-C (SIGTERM); everything closes cleanly.");
         out.flush();
         return process.awaitStop(spec.commandLine().getErr());
+    }
+
+    /** Where the HTTP API answers, as the README names its pages. */
+    static void printHttp(PrintWriter out, String httpUrl) {
+        out.println("  Dashboard               : " + httpUrl + "/");
+        out.println("  Prometheus metrics      : " + httpUrl + "/metrics");
+        out.println("  Jobs                    : " + httpUrl + "/ui/jobs");
+        out.println("  Health                  : " + httpUrl + "/health");
     }
 }

@@ -68,6 +68,8 @@ public record FleetReport(long seed, long durationSeconds, long published, Map<S
     /** The report for people. */
     public void print(PrintWriter out) {
         out.printf(Locale.ROOT, "%nFleet report (seed %d, %d s)%n", seed, durationSeconds);
+        out.println("  the fleet's own span: each topic counted from where it stood when this run began (earlier runs on");
+        out.println("  the same broker are not in it; /analytics, /metrics and the dashboard count everything)");
         out.printf(Locale.ROOT, "  published            %,d records: %s%n", published, publishedByTopic);
         if (publishFailures > 0) {
             out.printf(Locale.ROOT, "  NOT delivered        %,d records%n", publishFailures);

@@ -6,6 +6,8 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.Topics;
 import java.time.Clock;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
@@ -33,7 +35,8 @@ public final class RedriveCommand implements Callable<Integer> {
     @Option(names = "--provider", paramLabel = "PROVIDER", description = "Only those whose failed attempt used this provider.")
     String provider;
 
-    @Option(names = "--stop-reason", paramLabel = "REASON", description = "Only this stop reason: RETRY_LIMIT or ERROR.")
+    @Option(names = "--stop-reason", paramLabel = "REASON", completionCandidates = DeadLetterStopReasons.class,
+            description = "Only this stop reason (any case): ${COMPLETION-CANDIDATES}.")
     String stopReason;
 
     @Option(names = "--from", paramLabel = "INSTANT", description = "Only those stopped at or after this ISO-8601 instant, e.g. 2026-03-01T00:00:00Z.")
@@ -51,6 +54,14 @@ public final class RedriveCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
+
+    /** The stop reasons a dead letter carries, as {@code --help} lists them. */
+    static final class DeadLetterStopReasons implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return RedriveFilter.DEAD_LETTER_STOP_REASONS.stream().map(reason -> reason.name().toLowerCase(Locale.ROOT)).iterator();
+        }
+    }
 
     @Override
     public Integer call() {

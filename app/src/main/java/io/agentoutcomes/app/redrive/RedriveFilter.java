@@ -7,6 +7,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -19,7 +20,7 @@ import java.util.StringJoiner;
  * @param errorCode  the canonical error code, e.g. {@code llm-timeout}
  * @param agentId    the agent
  * @param provider   the provider the failed attempt used ({@code execution.provider})
- * @param stopReason {@code RETRY_LIMIT} or {@code ERROR}
+ * @param stopReason one of {@link #DEAD_LETTER_STOP_REASONS}
  * @param from       stopped at or after
  * @param to         stopped before
  */
@@ -27,6 +28,12 @@ public record RedriveFilter(String errorCode, String agentId, String provider, S
                             Instant to) {
     /** Longest text a filter value may be: ids and codes are short, and a selection is written to every redrive record. */
     static final int MAX_VALUE_CHARS = 256;
+    /**
+     * The stop reasons the pipeline gives a dead letter: the retry limit, the error policy, an exhausted budget. The
+     * filter takes any {@link StopReason} (a dead letter written by an older version may carry another).
+     */
+    public static final List<StopReason> DEAD_LETTER_STOP_REASONS = List.of(StopReason.RETRY_LIMIT, StopReason.ERROR,
+            StopReason.BUDGET_EXCEEDED);
 
     public RedriveFilter {
         bounded("errorCode", errorCode);

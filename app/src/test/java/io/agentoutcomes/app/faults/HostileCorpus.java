@@ -44,7 +44,9 @@ final class HostileCorpus {
     static final String SECRET_BEARER = "sk-hostile-9f8e7d6c5b4a3210SECRETbearer";
     static final String SECRET_API_KEY = "hostile-apikey-SECRET-5f4e3d2c1b";
     static final String SECRET_COOKIE = "hostile-session-SECRET-a1b2c3d4";
-    static final List<String> SECRETS = List.of(SECRET_BEARER, SECRET_API_KEY, SECRET_COOKIE);
+    /** In an accepted failure's error message, as an OpenAI SDK 401 quotes the key and the request's header. */
+    static final String SECRET_IN_MESSAGE = "sk-proj-hostileMessage0a1b2c3d4e5f6SECRET";
+    static final List<String> SECRETS = List.of(SECRET_BEARER, SECRET_API_KEY, SECRET_COOKIE, SECRET_IN_MESSAGE);
 
     private static final String AGENT_JSON = TopicNames.AGENT_RESULTS_JSON;
     private static final String NODE_JSON = TopicNames.NODE_FINISHED_JSON;
@@ -167,6 +169,18 @@ final class HostileCorpus {
                                 + "\"rate_limit\":{\"limited\":true,\"windows\":[{\"name\":\"minute\",\"remaining\":0,"
                                 + "\"resets_in\":9223372036854775}]}}"),
                         new DeadLettered(task("window-reset-overflow"), "delay-out-of-range")),
+                // a time past what epoch milliseconds hold: out-of-range naming the field, not an overflow
+                rejected("timestamp-year-999999999", AGENT_JSON, "{\"status\":\"success\",\"data\":{},\"execution\":"
+                        + "{\"timestamp\":\"+999999999-12-31T23:59:59Z\"}}", "out-of-range"),
+                rejected("timestamp-year-minus-999999999", AGENT_JSON, "{\"status\":\"success\",\"data\":{},\"execution\":"
+                        + "{\"timestamp\":\"-999999999-01-01T00:00:00Z\"}}", "out-of-range"),
+                // an accepted 401 whose message quotes the key: dead-lettered with the message scrubbed, the key nowhere
+                HostileCase.of("credentials-in-error-message", agent(AGENT_JSON, task("credentials-in-error-message"),
+                        "{\"result_id\":\"hostile-credentials-in-error-message\",\"error\":{\"code\":\"authentication_error\","
+                                + "\"status_code\":401,\"message\":\"Error code: 401 - Incorrect API key provided: "
+                                + SECRET_IN_MESSAGE + " (request headers: Authorization: Bearer " + SECRET_IN_MESSAGE + ")\"}}"),
+                        new DeadLettered(task("credentials-in-error-message"),
+                                "Incorrect API key provided: [redacted] (request headers: Authorization: [redacted]")),
                 // awkward but valid: they must come out like any other
                 HostileCase.of("credentials-in-raw-headers", agent(AGENT_JSON, task("credentials-in-raw-headers"),
                         "{\"result_id\":\"hostile-credentials-in-raw-headers\",\"content\":\"ok\",\"provider_data\":"

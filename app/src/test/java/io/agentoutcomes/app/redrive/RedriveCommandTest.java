@@ -25,6 +25,16 @@ class RedriveCommandTest {
     }
 
     @Test
+    void helpNamesEveryStopReasonADeadLetterCarriesBudgetExceededIncluded() {
+        StringWriter out = new StringWriter();
+        CommandLine line = Main.commandLine().setOut(new PrintWriter(out));
+
+        assertThat(line.execute("redrive", "--help")).isZero();
+        assertThat(out.toString().replaceAll("\\s+", " "))
+                .contains("--stop-reason=REASON Only this stop reason (any case): retry_limit, error, budget_exceeded.");
+    }
+
+    @Test
     void aTimeRangeThatEndsBeforeItStartsIsRefused() {
         StringWriter err = new StringWriter();
 

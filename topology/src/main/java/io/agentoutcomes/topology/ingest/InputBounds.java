@@ -18,6 +18,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.InputLimits;
 import java.nio.ByteBuffer;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,8 +28,9 @@ import java.util.Map;
  * already refuses most of this) or as Avro written by a producer (checked as it is decoded, before any stage sees it).
  * Counts, durations and money are not negative, confidence is within 0..1, money has at most
  * {@value Money#PRECISION} digits, attempt numbers are at most {@value InputLimits#MAX_ATTEMPT}, identities and labels
- * at most {@value InputLimits#MAX_ID_CHARS} characters, times between 1970 and the year 9999. A provider's raw headers
- * keep only what ingestion keeps of them ({@link RawHeaderRedactor}): the one change made to the record.
+ * at most {@value InputLimits#MAX_ID_CHARS} characters, times between 1970 and the year 9999. Two changes are made to
+ * the record: a provider's raw headers keep only what ingestion keeps of them ({@link RawHeaderRedactor}), and
+ * credential-like text in free-text fields is replaced ({@link FreeTextScrubber}), after every other check.
  * <p>
  * A violation is an {@link InvalidInputException} of kind {@code out-of-range} or {@code too-large}, naming the field.
  * Per record this is a few comparisons; no decimal is made for money of up to 12 bytes.
@@ -85,6 +87,7 @@ public final class InputBounds {
             }
             findings("outcome.partialFindings", failure.getPartialFindings());
         }
+        FreeTextScrubber.scrub(result);
     }
 
     public static void check(NodeFinished event) {
@@ -94,6 +97,7 @@ public final class InputBounds {
         notNegative("stepIndex", event.getStepIndex());
         notNegative("durationMs", event.getDurationMs());
         time("timestamp", event.getTimestamp());
+        FreeTextScrubber.scrub(event);
     }
 
     public static void check(ContinuationEvaluated event) {
@@ -103,6 +107,7 @@ public final class InputBounds {
             throw new InvalidInputException(OUT_OF_RANGE, "step is " + event.getStep() + ": must not be negative");
         }
         time("timestamp", event.getTimestamp());
+        FreeTextScrubber.scrub(event);
     }
 
     private static void execution(ExecutionMetadata execution) {
@@ -180,6 +185,17 @@ public final class InputBounds {
             throw new InvalidInputException(OUT_OF_RANGE, name + " is " + epochMillis
                     + ": out of range (epoch milliseconds from 1970 to the year 9999)");
         }
+    }
+
+    /**
+     * A time as written ({@code text}), checked before anything converts it to epoch milliseconds, which the year
+     * ±999999999 overflows.
+     */
+    static Instant time(String name, String text, Instant instant) {
+        if (instant.isBefore(Instant.EPOCH) || instant.isAfter(Instant.ofEpochMilli(MAX_TIME))) {
+            throw new InvalidInputException(OUT_OF_RANGE, name + " is '" + text + "': out of range (from 1970 to the year 9999)");
+        }
+        return instant;
     }
 
     private static void money(String name, ByteBuffer amount) {

@@ -189,7 +189,7 @@ final class JsonFields {
             return null;
         }
         try {
-            return OffsetDateTime.parse(text).toInstant();
+            return InputBounds.time(at(name), text, OffsetDateTime.parse(text).toInstant());
         } catch (DateTimeParseException e) {
             throw new InvalidInputException(WRONG_TYPE, at(name) + " is '" + text
                     + "': expected an ISO 8601 date-time with offset, e.g. 2024-01-26T15:30:00Z");

@@ -223,7 +223,12 @@ public final class ProviderRateLimitHeaders {
 
     /** The wait from the result's time to a reset; 0 for a reset already past. */
     private static long until(Instant reset, Instant resultTime) {
-        return reset.isAfter(resultTime) ? reset.toEpochMilli() - resultTime.toEpochMilli() : 0;
+        if (!reset.isAfter(resultTime)) {
+            return 0;
+        }
+        // Saturated as every wait here is: a reset in the year 999999999 overflows epoch milliseconds.
+        return reset.isAfter(Instant.ofEpochMilli(InputBounds.MAX_TIME)) ? Long.MAX_VALUE
+                : reset.toEpochMilli() - resultTime.toEpochMilli();
     }
 
     private static long saturatedAdd(long a, long b) {

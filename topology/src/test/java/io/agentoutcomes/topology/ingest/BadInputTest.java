@@ -45,6 +45,10 @@ class BadInputTest {
         "out-of-range | {\"content\":\"x\",\"cost\":-0.01} | cost is -0.01: must not be negative",
         "out-of-range | {\"status\":\"success\",\"data\":1,\"confidence\":NaN} | confidence is NaN: not a finite number",
         "out-of-range | {\"content\":\"x\",\"cost\":Infinity} | cost is Infinity: not a finite number",
+        "out-of-range | {\"status\":\"success\",\"data\":1,\"execution\":{\"timestamp\":\"+999999999-12-31T23:59:59Z\"}} | execution.timestamp is '+999999999-12-31T23:59:59Z': out of range (from 1970 to the year 9999)",
+        "out-of-range | {\"status\":\"success\",\"data\":1,\"execution\":{\"timestamp\":\"-999999999-01-01T00:00:00Z\"}} | execution.timestamp is '-999999999-01-01T00:00:00Z': out of range (from 1970 to the year 9999)",
+        "out-of-range | {\"status\":\"success\",\"data\":1,\"execution\":{\"timestamp\":\"1969-12-31T23:59:59Z\"}} | execution.timestamp is '1969-12-31T23:59:59Z': out of range (from 1970 to the year 9999)",
+        "out-of-range | {\"content\":\"x\",\"provider_data\":{\"raw_headers\":{\"anthropic-ratelimit-tokens-remaining\":\"0\",\"anthropic-ratelimit-tokens-reset\":\"+999999999-12-31T23:59:59Z\"}}} | rateLimit.windows[0].resetAtMs is 9223372036854775807: out of range (epoch milliseconds from 1970 to the year 9999)",
         "missing-field | {\"status\":\"error\"} | error is required when status is error",
         "missing-field | {\"status\":\"failure\",\"agentId\":\"a\",\"failureStage\":\"exec\"} | error is required and non-empty when status is failure",
     })
