@@ -148,21 +148,8 @@ class HttpApiTest {
     @Test
     void healthAndMetricsAnswerWhileEveryQueryThreadIsBlocked() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        ThreadPoolExecutor queries = server.queryThreads();
         // every query thread busy and the queue full, as when other instances do not answer a fan-out
-        while (true) {
-            try {
-                queries.execute(() -> {
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-            } catch (RejectedExecutionException full) {
-                break;
-            }
-        }
+        occupy(server.queryThreads(), release);
         try {
             long started = System.nanoTime();
             assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
@@ -180,21 +167,8 @@ class HttpApiTest {
     @Test
     void healthAnswersWhileEveryMetricsThreadIsBlocked() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
-        ThreadPoolExecutor metrics = server.metricsThreads();
         // every metrics thread busy and the queue full, as under a crowd of slow scrapes
-        while (true) {
-            try {
-                metrics.execute(() -> {
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                });
-            } catch (RejectedExecutionException full) {
-                break;
-            }
-        }
+        occupy(server.metricsThreads(), release);
         try {
             long started = System.nanoTime();
             assertAnswer(get("/health/live"), 200, "{\"status\":\"UP\",\"streams\":\"CREATED\"}");
@@ -205,6 +179,23 @@ class HttpApiTest {
             assertThat(scrape.body()).contains("too many scrapes in progress");
         } finally {
             release.countDown();
+        }
+    }
+
+    /** Fills every thread and the queue of {@code threads} with tasks that wait for {@code release}. */
+    private static void occupy(ThreadPoolExecutor threads, CountDownLatch release) {
+        while (true) {
+            try {
+                threads.execute(() -> {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+            } catch (RejectedExecutionException full) {
+                return;
+            }
         }
     }
 

@@ -175,13 +175,17 @@ class MetricsUnderLoadTest {
                     .replaceAll("[.-]", "_");
             // Prometheus reserves _created: docs/operations.md, "Size of a scrape"
             base = base.replace("_task_created_total", "_task_creations_total");
-            // the pipeline's own sensors are exported once, as domain meters (RejectionMeters, PricingMeters)
+            // the pipeline's own sensors are exported once, as domain meters (RejectionMeters, PricingMeters,
+            // ClockSkewMeters)
             if (base.startsWith("kafka_stream_agent_outcomes_pricing_")) {
                 base = base.replaceFirst("kafka_stream_agent_outcomes_pricing_(cost_[a-z]+)_(total|rate)",
                         "agent_outcomes_$1_total");
             }
             if (base.startsWith("kafka_stream_agent_outcomes_ingest_rejected_")) {
                 base = "agent_outcomes_rejected_input_total";
+            }
+            if (base.startsWith("kafka_stream_agent_outcomes_ingest_timestamps_clamped_")) {
+                base = "agent_outcomes_input_timestamps_clamped_total";
             }
             checked.add(base);
             if (!exported.contains(base) && !exported.contains(base + "_total")) {

@@ -12,18 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The clock-skew counter sums the ingestion's clamp sensors of every thread and input topic, and nothing else. */
 class ClockSkewMetersTest {
     private static Map.Entry<MetricName, Metric> metric(String group, String name, String topic, double value) {
-        MetricName metricName = new MetricName(name, group, "", Map.of("thread-id", "t1", "agent-outcomes-ingest-id", topic));
-        return Map.entry(metricName, new Metric() {
-            @Override
-            public MetricName metricName() {
-                return metricName;
-            }
-
-            @Override
-            public Object metricValue() {
-                return value;
-            }
-        });
+        return SensorMetrics.metric(group, name, Map.of("thread-id", "t1", "agent-outcomes-ingest-id", topic), value);
     }
 
     @Test

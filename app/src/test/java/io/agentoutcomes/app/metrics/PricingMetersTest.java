@@ -12,18 +12,7 @@ import org.junit.jupiter.api.Test;
 /** The pricing counters sum the pricing sensors of every stream thread, and nothing else. */
 class PricingMetersTest {
     private static Map.Entry<MetricName, Metric> metric(String group, String name, String thread, double value) {
-        MetricName metricName = new MetricName(name, group, "", Map.of("thread-id", thread));
-        return Map.entry(metricName, new Metric() {
-            @Override
-            public MetricName metricName() {
-                return metricName;
-            }
-
-            @Override
-            public Object metricValue() {
-                return value;
-            }
-        });
+        return SensorMetrics.metric(group, name, Map.of("thread-id", thread), value);
     }
 
     @Test
