@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -107,11 +108,11 @@ class DockerImageCommandIT {
         Path err = dir.resolve("stderr.txt");
         Process service = imageCommand(overrides).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
         try {
-            waitFor(() -> printedUrl(out, "HTTP (health)").isPresent() || !service.isAlive(), 120_000,
+            waitFor(() -> printedUrl(out, "Health").isPresent() || !service.isAlive(), 120_000,
                     () -> "the service did not say where it listens: " + read(out) + read(err));
             assertThat(service.isAlive()).as("the service stopped: " + read(err)).isTrue();
             // bound to every interface (printed as localhost), over HTTPS: reached here on the loopback
-            String printed = printedUrl(out, "HTTP (health)").orElseThrow();
+            String printed = printedUrl(out, "Health").orElseThrow();
             assertThat(printed).startsWith("https://");
             String url = "https://127.0.0.1:" + printed.substring(printed.lastIndexOf(':') + 1);
             String registry = printedUrl(out, "Schema registry").orElseThrow();
@@ -199,9 +200,10 @@ class DockerImageCommandIT {
         }
     }
 
-    /** The URL of a line of what {@code run} prints ("HTTP (health) : https://localhost:1234/health"), without its path. */
+    /** The URL of a line of what {@code run} prints ("  Health : https://localhost:1234/health"), without its path. */
     private static Optional<String> printedUrl(Path out, String label) {
-        return read(out).lines().filter(line -> line.contains(label)).findFirst()
+        Pattern labelled = Pattern.compile("^\\s*" + Pattern.quote(label) + "\\s*: ");
+        return read(out).lines().filter(line -> labelled.matcher(line).find()).findFirst()
                 .map(line -> line.substring(line.indexOf("http")).replaceAll("(https?://[^/ ]+).*", "$1"));
     }
 
