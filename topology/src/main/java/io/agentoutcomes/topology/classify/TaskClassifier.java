@@ -91,13 +91,17 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             addedSinceSweep++;
         }
         String redriveMark = redriveMark(record);
-        if (redriveMark != null && entry.attempts().getStopReason() != null && !entry.seen(redriveMark)) {
-            entry = entry.redriven(redriveMark);
-            redriven.record();
+        if (redriveMark != null && entry.attempts().getStopReason() != null) {
+            long mark = TaskStates.fingerprint(redriveMark);
+            if (!entry.seen(mark)) {
+                entry = entry.redriven(mark);
+                redriven.record();
+            }
         }
         TaskAttempts state = entry.attempts();
         String resultId = kind.resultId(value, this::position);
-        if (entry.seen(resultId)) {
+        long fingerprint = TaskStates.fingerprint(resultId);
+        if (entry.seen(fingerprint)) {
             duplicates.record();
             return;
         }
@@ -107,7 +111,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             ignored.record();
         }
         long delay = outcome.getRetryDelayMs() == null ? 0 : outcome.getRetryDelayMs();
-        tasks.write(taskId, entry.next(outcome, retention.expiresAt(now, delay)));
+        tasks.write(taskId, entry.next(outcome, fingerprint, retention.expiresAt(now, delay)));
         context.forward(record.withKey(taskId).withValue(outcome));
     }
 
