@@ -241,8 +241,7 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
             case STOP -> stopReason == StopReason.RETRY_LIMIT
                     ? retryLimitText(failure.category(), failure.consecutiveFailures(), maxRetries)
                     : notRetriedText(failure.category(), rule.description());
-            case RETRY -> String.format(Locale.ROOT, "%s error, retrying (%d/%d)", typeLabel,
-                    failure.consecutiveFailures(), maxRetries);
+            case RETRY -> typeLabel + " error, retrying (" + failure.consecutiveFailures() + "/" + maxRetries + ")";
             case IGNORE -> typeLabel + " error ignored by policy";
         };
         return new PolicyDecision(handling, description, reason, failure.consecutiveFailures(), failure.totalFailures(),
@@ -251,8 +250,8 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
 
     /** The reason text of a stop by the retry limit: the limit was reached. */
     static String retryLimitText(ErrorCategory category, int consecutiveFailures, int maxRetries) {
-        return String.format(Locale.ROOT, "%s error after %d consecutive failures (max: %d)",
-                capitalized(label(category)), consecutiveFailures, maxRetries);
+        return capitalized(label(category)) + " error after " + consecutiveFailures + " consecutive failures (max: "
+                + maxRetries + ")";
     }
 
     /**

@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.HeaderNames;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -25,7 +26,13 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 public final class InputHeaders {
     private static final int NAMES_REMEMBERED = 512;
     private static final byte[] REDACTED = CredentialScrubber.REDACTED.getBytes(StandardCharsets.UTF_8);
+    private static final String ORIGIN = "origin-";
     private final Map<String, Boolean> credentialNames = new HashMap<>();
+    /** The partition records were last read from, and its origin headers' values. */
+    private String topic;
+    private int partition = -1;
+    private byte[] topicBytes;
+    private byte[] partitionBytes;
 
     /**
      * {@code headers} scrubbed of credentials and stamped with {@code source} (the record's own position): the same
@@ -33,15 +40,49 @@ public final class InputHeaders {
      */
     public Headers accept(Headers headers, RecordMetadata source) {
         Headers accepted = headers == null ? new RecordHeaders() : scrubbed(headers);
-        accepted.remove(HeaderNames.ORIGIN_TOPIC);
-        accepted.remove(HeaderNames.ORIGIN_PARTITION);
-        accepted.remove(HeaderNames.ORIGIN_OFFSET);
+        removeOrigin(accepted);
         if (source != null) {
-            accepted.add(HeaderNames.ORIGIN_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
-            accepted.add(HeaderNames.ORIGIN_PARTITION, Integer.toString(source.partition()).getBytes(StandardCharsets.UTF_8));
-            accepted.add(HeaderNames.ORIGIN_OFFSET, Long.toString(source.offset()).getBytes(StandardCharsets.UTF_8));
+            if (!source.topic().equals(topic) || source.partition() != partition) {
+                topic = source.topic();
+                partition = source.partition();
+                topicBytes = topic.getBytes(StandardCharsets.UTF_8);
+                partitionBytes = Integer.toString(partition).getBytes(StandardCharsets.UTF_8);
+            }
+            // the topic's and partition's bytes shared by every record of the partition: a header's value is not changed
+            accepted.add(HeaderNames.ORIGIN_TOPIC, topicBytes);
+            accepted.add(HeaderNames.ORIGIN_PARTITION, partitionBytes);
+            accepted.add(HeaderNames.ORIGIN_OFFSET, decimal(source.offset()));
         }
         return accepted;
+    }
+
+    /** Drops a producer's own {@code origin-*} headers: one pass, not one per name. */
+    private static void removeOrigin(Headers headers) {
+        for (Iterator<Header> all = headers.iterator(); all.hasNext(); ) {
+            String key = all.next().key();
+            if (key.startsWith(ORIGIN) && (key.equals(HeaderNames.ORIGIN_TOPIC) || key.equals(HeaderNames.ORIGIN_PARTITION)
+                    || key.equals(HeaderNames.ORIGIN_OFFSET))) {
+                all.remove();
+            }
+        }
+    }
+
+    /** A non-negative number's decimal digits in ASCII, without a String between. */
+    static byte[] decimal(long value) {
+        if (value < 0) {
+            return Long.toString(value).getBytes(StandardCharsets.US_ASCII);
+        }
+        int digits = 1;
+        for (long rest = value / 10; rest > 0; rest /= 10) {
+            digits++;
+        }
+        byte[] bytes = new byte[digits];
+        long rest = value;
+        for (int i = digits - 1; i >= 0; i--) {
+            bytes[i] = (byte) ('0' + rest % 10);
+            rest /= 10;
+        }
+        return bytes;
     }
 
     private Headers scrubbed(Headers headers) {
