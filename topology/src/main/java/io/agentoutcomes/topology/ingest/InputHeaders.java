@@ -19,7 +19,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * {@code origin-topic}, {@code -partition}, {@code -offset}, which the pipeline stamps itself with where it read the
  * record: a producer's own {@code origin-*} headers are dropped, never passed on.
  * <p>
- * Per record this is a look-up per header name (names are remembered) and, only for a value holding a character a
+ * Per record this is, per header name, a comparison with the name the last record had at the same position (a look-up
+ * of remembered names only for another name) and, only for a value holding a character a
  * credential needs ({@code :}, {@code =}, a space) or a token's prefix, the scrubber's patterns. Headers are copied only
  * when a credential is found. One instance per processor; not thread-safe.
  */
@@ -27,7 +28,11 @@ public final class InputHeaders {
     private static final int NAMES_REMEMBERED = 512;
     private static final byte[] REDACTED = CredentialScrubber.REDACTED.getBytes(StandardCharsets.UTF_8);
     private static final String ORIGIN = "origin-";
+    private static final int LAST_NAMES = 16;
     private final Map<String, Boolean> credentialNames = new HashMap<>();
+    /** The header names of the last record, by position, and whether each is a credential's. */
+    private final String[] lastNames = new String[LAST_NAMES];
+    private final boolean[] lastCredential = new boolean[LAST_NAMES];
     /** The partition records were last read from, and its origin headers' values. */
     private String topic;
     private int partition = -1;
@@ -87,8 +92,9 @@ public final class InputHeaders {
 
     private Headers scrubbed(Headers headers) {
         Header[] all = null;
+        int position = 0;
         for (Header header : headers) {
-            if (replacement(header) != null) {
+            if (replacement(header, position++) != null) {
                 all = headers.toArray();
                 break;
             }
@@ -97,20 +103,20 @@ public final class InputHeaders {
             return headers;
         }
         RecordHeaders copy = new RecordHeaders();
-        for (Header header : all) {
-            byte[] replaced = replacement(header);
-            copy.add(header.key(), replaced != null ? replaced : header.value());
+        for (int i = 0; i < all.length; i++) {
+            byte[] replaced = replacement(all[i], i);
+            copy.add(all[i].key(), replaced != null ? replaced : all[i].value());
         }
         return copy;
     }
 
     /** The value a header gets instead of its own, or null when its own holds no credential. */
-    private byte[] replacement(Header header) {
+    private byte[] replacement(Header header, int position) {
         byte[] value = header.value();
         if (value == null) {
             return null;
         }
-        if (isCredentialName(header.key())) {
+        if (isCredentialName(header.key(), position)) {
             return Arrays.equals(value, REDACTED) ? null : REDACTED;
         }
         if (!mayHoldCredential(value)) {
@@ -119,6 +125,23 @@ public final class InputHeaders {
         String text = new String(value, StandardCharsets.UTF_8);
         String scrubbed = CredentialScrubber.scrub(text);
         return scrubbed.equals(text) ? null : scrubbed.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Whether a header name is a credential's. A producer sends the same names in the same order record after record,
+     * and each record's names are new strings whose hash is not yet computed: the name last seen at the same position
+     * is compared first (equal strings compare as a memory comparison), and only another name is hashed and looked up.
+     */
+    private boolean isCredentialName(String name, int position) {
+        if (position < LAST_NAMES && name.equals(lastNames[position])) {
+            return lastCredential[position];
+        }
+        boolean known = isCredentialName(name);
+        if (position < LAST_NAMES) {
+            lastNames[position] = name;
+            lastCredential[position] = known;
+        }
+        return known;
     }
 
     private boolean isCredentialName(String name) {

@@ -64,6 +64,32 @@ class InputHeadersTest {
     }
 
     @Test
+    void aCredentialsNameIsRedactedWhereverItComesAmongTheNamesOfTheRecordsBefore() {
+        Headers first = new RecordHeaders();
+        first.add("traceparent", "00-ab-cd-01".getBytes(StandardCharsets.UTF_8));
+        first.add("team", "search".getBytes(StandardCharsets.UTF_8));
+        assertThat(text(headers.accept(first, null))).containsExactly("traceparent=00-ab-cd-01", "team=search");
+
+        Headers second = new RecordHeaders();
+        second.add("Authorization", "opaque".getBytes(StandardCharsets.UTF_8));
+        second.add("traceparent", "00-ab-cd-02".getBytes(StandardCharsets.UTF_8));
+        assertThat(text(headers.accept(second, null))).containsExactly("Authorization=" + CredentialScrubber.REDACTED,
+                "traceparent=00-ab-cd-02");
+
+        Headers third = new RecordHeaders();
+        third.add("Authorization", "opaque-too".getBytes(StandardCharsets.UTF_8));
+        third.add("team", "search".getBytes(StandardCharsets.UTF_8));
+        assertThat(text(headers.accept(third, null))).containsExactly("Authorization=" + CredentialScrubber.REDACTED,
+                "team=search");
+
+        Headers fourth = new RecordHeaders();
+        fourth.add("team", "search".getBytes(StandardCharsets.UTF_8));
+        fourth.add("Authorization", "opaque".getBytes(StandardCharsets.UTF_8));
+        assertThat(text(headers.accept(fourth, null))).containsExactly("team=search",
+                "Authorization=" + CredentialScrubber.REDACTED);
+    }
+
+    @Test
     void eachRecordOfAPartitionAndOfTheNextIsStampedWithItsOwnPosition() {
         assertThat(text(headers.accept(new RecordHeaders(), at("agent-results", 0, 5))))
                 .containsExactly("origin-topic=agent-results", "origin-partition=0", "origin-offset=5");
