@@ -34,6 +34,8 @@ final class StageCosts {
      */
     static final Map<String, List<String>> STAGES = stages();
     static final String OTHER = "other (not mapped to a stage)";
+    /** Intake with the agent results' attribution and pricing, which run inside its node. */
+    static final String INTAKE = "intake + attribution + pricing";
 
     private static final Map<String, StageCosts> BY_APPLICATION = new ConcurrentHashMap<>();
 
@@ -47,10 +49,8 @@ final class StageCosts {
     private static Map<String, List<String>> stages() {
         Map<String, List<String>> stages = new LinkedHashMap<>();
         stages.put("ingest (JSON normalization)", List.of("normalize-"));
-        stages.put("intake", List.of("agent-results-accept", "agent-results-key", "agent-results-rekey", "agent-results-by-key",
-                "node-finished-", "continuation-events-"));
-        stages.put("attribution", List.of("agent-results-attribute"));
-        stages.put("pricing", List.of("agent-results-price"));
+        // One node accepts, attributes and prices an agent result (issue 30): their costs are one row.
+        stages.put(INTAKE, List.of("agent-results-", "node-finished-", "continuation-events-"));
         stages.put("classify", List.of("classify-", "all-classified-outcomes"));
         stages.put("route", List.of("route-"));
         stages.put("schedule", List.of("schedule-"));

@@ -40,16 +40,17 @@ class StageCostWrapperTest {
             in.pipeInput("k", "b");
 
             assertThat(out.readValuesToList()).containsExactly("a!", "b!");
-            assertThat(costs.node("agent-results-attribute").nanos.sum()).isEqualTo(2 * (5 + 2));
-            assertThat(costs.node("agent-results-price").nanos.sum()).isEqualTo(2 * 3);
-            assertThat(costs.calls()).containsEntry("agent-results-attribute", 2L).containsEntry("agent-results-price", 2L);
+            assertThat(costs.node("agent-results-accept-attribute-price").nanos.sum()).isEqualTo(2 * (5 + 2));
+            assertThat(costs.node("classify-agent-results").nanos.sum()).isEqualTo(2 * 3);
+            assertThat(costs.calls()).containsEntry("agent-results-accept-attribute-price", 2L)
+                    .containsEntry("classify-agent-results", 2L);
             // Kafka's own filter node, wrapped too; it moved the clock by nothing
-            assertThat(costs.node("agent-results-attribute-keep").nanos.sum()).isZero();
-            assertThat(costs.calls()).containsEntry("agent-results-attribute-keep", 2L);
+            assertThat(costs.node("agent-results-keyed").nanos.sum()).isZero();
+            assertThat(costs.calls()).containsEntry("agent-results-keyed", 2L);
 
             driver.advanceWallClockTime(Duration.ofSeconds(1));
-            assertThat(costs.node("agent-results-price").punctuationNanos.sum()).isEqualTo(11);
-            assertThat(costs.node("agent-results-price").calls.sum()).isEqualTo(2);
+            assertThat(costs.node("classify-agent-results").punctuationNanos.sum()).isEqualTo(11);
+            assertThat(costs.node("classify-agent-results").calls.sum()).isEqualTo(2);
         }
     }
 
@@ -64,19 +65,20 @@ class StageCostWrapperTest {
             driver.advanceWallClockTime(Duration.ofSeconds(1));
         }
         List<StageCosts.StageFigures> stages = costs.perRecord(2);
-        assertThat(stages).extracting(StageCosts.StageFigures::stage).containsExactly("ingest (JSON normalization)", "intake",
-                "attribution", "pricing", "classify", "route", "schedule", "provider gate", "replay", "analytics", "budgets");
-        assertThat(stages.get(2)).isEqualTo(new StageCosts.StageFigures("attribution", 7e-3, 0, 2,
-                List.of("agent-results-attribute", "agent-results-attribute-keep")));
-        assertThat(stages.get(3)).isEqualTo(new StageCosts.StageFigures("pricing", (2 * 3 + 11) / 2e3, 11 / 2e3, 1,
-                List.of("agent-results-price")));
-        assertThat(stages.get(4).nodes()).isEmpty();
+        assertThat(stages).extracting(StageCosts.StageFigures::stage).containsExactly("ingest (JSON normalization)",
+                StageCosts.INTAKE, "classify", "route", "schedule", "provider gate", "replay", "analytics", "budgets");
+        assertThat(stages.get(1)).isEqualTo(new StageCosts.StageFigures(StageCosts.INTAKE, 7e-3, 0, 2,
+                List.of("agent-results-accept-attribute-price", "agent-results-keyed")));
+        assertThat(stages.get(2)).isEqualTo(new StageCosts.StageFigures("classify", (2 * 3 + 11) / 2e3, 11 / 2e3, 1,
+                List.of("classify-agent-results")));
+        assertThat(stages.get(3).nodes()).isEmpty();
     }
 
     @Test
     void nodesNoPrefixClaimsAreReportedByName() {
-        assertThat(StageCosts.stageOf("agent-results-accept")).isEqualTo("intake");
-        assertThat(StageCosts.stageOf("agent-results-attribute")).isEqualTo("attribution");
+        assertThat(StageCosts.stageOf("agent-results-accept-attribute-price")).isEqualTo(StageCosts.INTAKE);
+        assertThat(StageCosts.stageOf("agent-results-rekeyed-step")).isEqualTo(StageCosts.INTAKE);
+        assertThat(StageCosts.stageOf("node-finished-by-key-repartition-filter")).isEqualTo(StageCosts.INTAKE);
         assertThat(StageCosts.stageOf("classify-node-finished")).isEqualTo("classify");
         assertThat(StageCosts.stageOf("provider-signals-repartition-filter")).isEqualTo("provider gate");
         assertThat(StageCosts.stageOf("budget-charges-repartition-filter")).isEqualTo("budgets");
@@ -90,8 +92,9 @@ class StageCostWrapperTest {
     }
 
     /**
-     * in → agent-results-attribute (5 before forwarding, 2 after) → agent-results-attribute-keep (Kafka's filter) →
-     * agent-results-price (3; a punctuation every second of 11) → out.
+     * in → agent-results-accept-attribute-price (5 before forwarding, 2 after) → agent-results-keyed (Kafka's filter)
+     * → classify-agent-results (3; a punctuation every second of 11) → out: the pipeline's node names, so that the
+     * stage table files them as it files the pipeline's.
      */
     private TopologyTestDriver driver(String applicationId) {
         Properties props = new Properties();
@@ -100,9 +103,9 @@ class StageCostWrapperTest {
         props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, StageCostWrapper.class.getName());
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(props)));
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String()))
-                .processValues(Attribute::new, Named.as("agent-results-attribute"))
-                .filter((k, v) -> true, Named.as("agent-results-attribute-keep"))
-                .process(Price::new, Named.as("agent-results-price"))
+                .processValues(Attribute::new, Named.as("agent-results-accept-attribute-price"))
+                .filter((k, v) -> true, Named.as("agent-results-keyed"))
+                .process(Price::new, Named.as("classify-agent-results"))
                 .to("out", Produced.with(Serdes.String(), Serdes.String()));
         return new TopologyTestDriver(builder.build(props), props);
     }

@@ -3,11 +3,9 @@ package io.agentoutcomes.topology;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.analytics.AnalyticsTopology;
-import io.agentoutcomes.topology.attribution.AttributeResults;
 import io.agentoutcomes.topology.budget.BudgetTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
-import io.agentoutcomes.topology.pricing.PriceResults;
 import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
@@ -17,7 +15,6 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyConfig;
 import org.apache.kafka.streams.kstream.KStream;
-import org.apache.kafka.streams.kstream.Named;
 
 /**
  * The whole pipeline: each stage adds its topology onto one {@link StreamsBuilder}. Stages live in classes of
@@ -40,13 +37,9 @@ public final class AgentOutcomesTopology {
     public static Topology build(Topics topics, PipelineSettings settings, Properties streamsConfig) {
         StreamsBuilder builder = new StreamsBuilder(new TopologyConfig(new StreamsConfig(withDefaults(streamsConfig))));
         IngestTopology.build(builder, topics, settings.input());
-        Intake read = Intake.build(builder, topics, settings.input());
-        // Attributed and priced before classification, so every stage after it (and every reader of its topics) sees
-        // one attribution and one cost.
-        Intake intake = new Intake(read.agentResults()
-                .processValues(AttributeResults::new, Named.as("agent-results-attribute"))
-                .processValues(() -> new PriceResults(settings.pricing()), Named.as("agent-results-price")),
-                read.nodeFinished(), read.continuationEvents());
+        // Attributed and priced before classification, in the node that accepts them (one node, not one per step),
+        // so every stage after it (and every reader of its topics) sees one attribution and one cost.
+        Intake intake = Intake.build(builder, topics, settings.input(), () -> new PrepareAgentResults(settings.pricing()));
         ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
                 settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may

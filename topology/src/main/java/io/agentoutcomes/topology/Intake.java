@@ -5,12 +5,11 @@ import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
-import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.kstream.Branched;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
@@ -23,7 +22,8 @@ import org.apache.kafka.streams.kstream.Repartitioned;
  * {@link InputBounds}, which JSON input is held to as well) never reaches them: Kafka Streams' deserialization handler
  * sends it, with headers saying why, to {@code rejected-input} (see the service's streams configuration). A record
  * taken goes on with its headers scrubbed of credentials and stamped with where it was read, its timestamp no further
- * ahead of the wall clock than {@link InputLimits#maxClockSkew()} ({@link AcceptInput}).
+ * ahead of the wall clock than {@link InputLimits#maxClockSkew()} ({@link AcceptInput}); an agent result attributed and
+ * priced in the same node ({@link PrepareAgentResults}).
  * <p>
  * The stages keep state per task and per job, so a task's records must all reach one partition: agent results are
  * keyed by task id, node events by job id. Keys are not trusted: a record keyed otherwise (or not at all) is re-keyed
@@ -35,44 +35,58 @@ public record Intake(
         KStream<String, NodeFinished> nodeFinished,
         KStream<String, ContinuationEvaluated> continuationEvents) {
 
+    /** The agent results' one node of intake, attribution and pricing (a name the bench's stage table knows). */
+    static final String AGENT_RESULTS_NODE = TopicNames.AGENT_RESULTS + "-accept-attribute-price";
+
     /** Adds the input streams to the builder; records out of bounds are refused as they are read. */
-    public static Intake build(StreamsBuilder builder, Topics topics, InputLimits limits) {
+    public static Intake build(StreamsBuilder builder, Topics topics, InputLimits limits,
+                               Supplier<IntakeStep<AgentResult>> agentResults) {
         return new Intake(
-                keyedBy(accepted(builder, topics.agentResults, limits, InputBounds::check, TopicNames.AGENT_RESULTS),
-                        AgentResult::getTaskId, topics.agentResults, TopicNames.AGENT_RESULTS),
-                keyedBy(accepted(builder, topics.nodeFinished, limits, InputBounds::check, TopicNames.NODE_FINISHED),
-                        NodeFinished::getJobId, topics.nodeFinished, TopicNames.NODE_FINISHED),
-                accepted(builder, topics.continuationEvents, limits, InputBounds::check, TopicNames.CONTINUATION_EVENTS));
+                keyed(builder, topics.agentResults, limits, InputBounds::check, AgentResult::getTaskId, agentResults,
+                        TopicNames.AGENT_RESULTS, AGENT_RESULTS_NODE),
+                keyed(builder, topics.nodeFinished, limits, InputBounds::check, NodeFinished::getJobId, null,
+                        TopicNames.NODE_FINISHED, TopicNames.NODE_FINISHED + "-accept"),
+                source(builder, topics.continuationEvents, limits, InputBounds::check).processValues(
+                        () -> new AcceptInput<>(limits, topics.continuationEvents.name()),
+                        Named.as(TopicNames.CONTINUATION_EVENTS + "-accept")));
     }
 
-    /** The topic's records within bounds, their headers as the pipeline carries them on. */
-    private static <V> KStream<String, V> accepted(StreamsBuilder builder, Topics.Topic<String, V> topic, InputLimits limits,
-                                                   Consumer<V> bounds, String name) {
+    /** The topic's records within bounds, as decoded. */
+    private static <V> KStream<String, V> source(StreamsBuilder builder, Topics.Topic<String, V> topic, InputLimits limits,
+                                                 Consumer<V> bounds) {
         Consumed<String, V> consumed = Consumed.with(
                 Serdes.serdeFrom(topic.keySerde().serializer(), BoundedDeserializer.keys(topic.keySerde().deserializer())),
                 Serdes.serdeFrom(topic.valueSerde().serializer(),
                         BoundedDeserializer.values(topic.valueSerde().deserializer(), limits, bounds)));
-        return builder.stream(topic.name(), consumed).processValues(() -> new AcceptInput<>(limits, topic.name()),
-                Named.as(name + "-accept"));
+        return builder.stream(topic.name(), consumed);
     }
 
-    /** The stream with every record keyed by {@code keyOf} of its value, re-keying through a repartition topic where not. */
-    private static <V> KStream<String, V> keyedBy(KStream<String, V> input, Function<V, String> keyOf,
-                                                  Topics.Topic<String, V> topic, String name) {
-        Keyed<V> keyed = new Keyed<>();
-        input.split(Named.as(name + "-key-"))
-                .branch((key, value) -> value == null || Objects.equals(key, keyOf.apply(value)),
-                        Branched.withConsumer(asExpected -> keyed.asExpected = asExpected, "as-expected"))
-                .defaultBranch(Branched.withConsumer(other -> keyed.rekeyed = other
-                        .selectKey((key, value) -> keyOf.apply(value), Named.as(name + "-rekey"))
-                        .repartition(Repartitioned.with(Serdes.String(), topic.valueSerde()).withName(name + "-by-key")),
-                        "other"));
-        return keyed.asExpected.merge(keyed.rekeyed, Named.as(name + "-keyed"));
+    /**
+     * The topic's records accepted, every one keyed by {@code keyOf} of its value, through {@code step} (null: none):
+     * those keyed so in the accepting node itself, the others re-keyed through a repartition topic and then stepped.
+     */
+    private static <V> KStream<String, V> keyed(StreamsBuilder builder, Topics.Topic<String, V> topic, InputLimits limits,
+                                                Consumer<V> bounds, Function<V, String> keyOf,
+                                                Supplier<IntakeStep<V>> step, String name, String acceptName) {
+        KStream<String, V> accepted = source(builder, topic, limits, bounds).processValues(
+                () -> new AcceptInput<>(limits, topic.name(), keyOf, step == null ? IntakeStep.none() : step.get(), name),
+                Named.as(acceptName));
+        KStream<String, V> rekeyed = accepted
+                .selectKey((key, value) -> keyOf.apply(value), Named.as(rekeyName(name)))
+                .repartition(Repartitioned.with(Serdes.String(), topic.valueSerde()).withName(name + "-by-key"));
+        if (step != null) {
+            rekeyed = rekeyed.processValues(() -> new RekeyedStep<>(step.get()), Named.as(name + "-rekeyed-step"));
+        }
+        return accepted.merge(rekeyed, Named.as(keyedName(name)));
     }
 
-    /** The two branches of {@link #keyedBy}, as their consumers receive them. */
-    private static final class Keyed<V> {
-        KStream<String, V> asExpected;
-        KStream<String, V> rekeyed;
+    /** The node records keyed as they should be reach from the accepting node (the merge with those re-keyed). */
+    static String keyedName(String name) {
+        return name + "-keyed";
+    }
+
+    /** The node that re-keys the others on their way to the repartition topic. */
+    static String rekeyName(String name) {
+        return name + "-rekey";
     }
 }

@@ -31,6 +31,59 @@ public final class OutputHeaders {
     }
 
     /**
+     * A copy of {@code input} with each of {@code names} set to the value at its index (null: removed), then the origin
+     * headers for {@code source} unless {@code input} has them: what {@link #copy}, a {@link #put} per name and
+     * {@link #origin} give, header for header and in the same order, in one pass over the input's headers instead of
+     * one per name. For the router, which writes a dead letter or a retry for about one record in ten.
+     */
+    public static Headers copyWith(Headers input, RecordMetadata source, String[] names, String[] values) {
+        boolean hasOrigin = false;
+        if (input != null) {
+            for (Header header : input) {
+                if (header.key().equals(HeaderNames.ORIGIN_TOPIC)) {
+                    hasOrigin = true;
+                    break;
+                }
+            }
+        }
+        boolean addOrigin = source != null && !hasOrigin;
+        RecordHeaders headers = new RecordHeaders();
+        if (input != null) {
+            for (Header header : input) {
+                String key = header.key();
+                if (!replaced(key, names) && !(addOrigin && isOrigin(key))) {
+                    headers.add(header);
+                }
+            }
+        }
+        for (int i = 0; i < names.length; i++) {
+            if (values[i] != null) {
+                headers.add(names[i], values[i].getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        if (addOrigin) {
+            headers.add(HeaderNames.ORIGIN_TOPIC, source.topic().getBytes(StandardCharsets.UTF_8));
+            headers.add(HeaderNames.ORIGIN_PARTITION, Integer.toString(source.partition()).getBytes(StandardCharsets.UTF_8));
+            headers.add(HeaderNames.ORIGIN_OFFSET, Long.toString(source.offset()).getBytes(StandardCharsets.UTF_8));
+        }
+        return headers;
+    }
+
+    private static boolean replaced(String key, String[] names) {
+        for (String name : names) {
+            if (key.equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean isOrigin(String key) {
+        return key.equals(HeaderNames.ORIGIN_TOPIC) || key.equals(HeaderNames.ORIGIN_PARTITION)
+                || key.equals(HeaderNames.ORIGIN_OFFSET);
+    }
+
+    /**
      * Adds the origin headers for {@code source}, unless the record already has them: every input record has them from
      * where the pipeline read it ({@link InputHeaders}), so this names {@code source} only for records of a stage run
      * alone.

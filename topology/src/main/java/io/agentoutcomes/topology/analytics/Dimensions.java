@@ -14,7 +14,7 @@ import java.util.function.Function;
  * classified outcome has one, so {@code outcomes-classified} and the analytics count the same outcomes. A dimension
  * the windows are not keyed by ({@code analytics.dimensions}) has the value null: not grouped by.
  */
-public record Dimensions(List<String> values) {
+public final class Dimensions {
     /** The value of a dimension a result does not state. */
     public static final String UNKNOWN = "unknown";
     /**
@@ -25,17 +25,52 @@ public record Dimensions(List<String> values) {
     public static final String WORKFLOW = "_workflow";
     private static final Dimension[] ALL = Dimension.values();
 
-    public Dimensions {
-        if (values.size() != ALL.length) {
-            throw new IllegalArgumentException("one value per dimension expected, got " + values);
+    /** One value per dimension, in their order; null for one not grouped by. Never changed, never handed out. */
+    private final String[] values;
+    /** The hash, computed on first use (0: not yet): the key of a live partial is hashed per record. */
+    private int hash;
+
+    /** @param values one per dimension, in the order of {@link Dimension#values()}; null: not grouped by */
+    public Dimensions(List<String> values) {
+        this(values.toArray(new String[0]));
+    }
+
+    /** Takes {@code values} as its own: the factories below build the array once per key, not three times. */
+    private Dimensions(String[] values) {
+        if (values.length != ALL.length) {
+            throw new IllegalArgumentException("one value per dimension expected, got " + Arrays.toString(values));
         }
-        // null stands for a dimension not grouped by, which List.copyOf refuses
-        values = Collections.unmodifiableList(Arrays.asList(values.toArray(new String[0])));
+        this.values = values;
+    }
+
+    /** The values in the order of {@link Dimension#values()}; null for the dimensions not grouped by. */
+    public List<String> values() {
+        return Collections.unmodifiableList(Arrays.asList(values));
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other == this || other instanceof Dimensions that && Arrays.equals(values, that.values);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = hash;
+        if (h == 0) {
+            h = Arrays.hashCode(values);
+            hash = h;
+        }
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "Dimensions[values=" + Arrays.toString(values) + "]";
     }
 
     /** The values in the order of {@link Dimension#values()}; those left out are not grouped by. */
     public static Dimensions of(String... values) {
-        return new Dimensions(Arrays.asList(Arrays.copyOf(values, ALL.length)));
+        return new Dimensions(Arrays.copyOf(values, ALL.length));
     }
 
     /** The dimensions of an outcome, keyed by the default dimensions ({@link Dimension#DEFAULTS}). */
@@ -58,7 +93,7 @@ public record Dimensions(List<String> values) {
                 values[dimension.ordinal()] = orUnknown(dimension.of(result));
             }
         }
-        return new Dimensions(Arrays.asList(values));
+        return new Dimensions(values);
     }
 
     /** Every dimension the same value (the {@code _other} of a capped label set). */
@@ -83,14 +118,14 @@ public record Dimensions(List<String> values) {
 
     /** This key's value of a dimension; null when not grouped by. */
     public String value(Dimension dimension) {
-        return values.get(dimension.ordinal());
+        return values[dimension.ordinal()];
     }
 
     /** This key with one dimension's value replaced. */
     public Dimensions with(Dimension dimension, String value) {
-        String[] changed = values.toArray(new String[0]);
+        String[] changed = values.clone();
         changed[dimension.ordinal()] = value;
-        return new Dimensions(Arrays.asList(changed));
+        return new Dimensions(changed);
     }
 
     /** Sets every dimension of an aggregate being built to this key's values. */
@@ -106,7 +141,7 @@ public record Dimensions(List<String> values) {
         for (Dimension dimension : ALL) {
             values[dimension.ordinal()] = valueOf.apply(dimension);
         }
-        return new Dimensions(Arrays.asList(values));
+        return new Dimensions(values);
     }
 
     private static String orUnknown(String value) {

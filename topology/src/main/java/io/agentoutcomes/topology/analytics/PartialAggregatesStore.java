@@ -110,12 +110,17 @@ public final class PartialAggregatesStore implements StateStore, CachedStateStor
         return all;
     }
 
+    /** The key's live accumulator: a get, and only on a miss a lambda-free put (no capturing lambda per record). */
     private Live live(long minuteStart, Dimensions dimensions) {
-        return live.computeIfAbsent(new MinuteKey(minuteStart, dimensions), k -> {
-            String key = k.encode();
+        MinuteKey minute = new MinuteKey(minuteStart, dimensions);
+        Live found = live.get(minute);
+        if (found == null) {
+            String key = minute.encode();
             AgentMetrics stored = inner.get(key);
-            return new Live(key, stored == null ? LivePartial.of(dimensions) : LivePartial.from(dimensions, stored));
-        });
+            found = new Live(key, stored == null ? LivePartial.of(dimensions) : LivePartial.from(dimensions, stored));
+            live.put(minute, found);
+        }
+        return found;
     }
 
     /** Writes the accumulators changed since the last write to the store (and its changelog). */

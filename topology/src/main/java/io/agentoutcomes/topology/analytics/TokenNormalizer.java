@@ -57,13 +57,23 @@ public final class TokenNormalizer {
             return false;
         }
         String name = provider == null ? "" : provider.trim().toLowerCase(Locale.ROOT);
-        if (CACHE_EXCLUDED_FROM_INPUT.stream().anyMatch(name::contains)) {
+        if (containsAny(name, CACHE_EXCLUDED_FROM_INPUT)) {
             return false;
         }
-        if (CACHE_INCLUDED_IN_INPUT.stream().anyMatch(name::contains)) {
+        if (containsAny(name, CACHE_INCLUDED_IN_INPUT)) {
             return true;
         }
         return cached <= input;
+    }
+
+    /** A loop, not a stream: this runs for every result with cached tokens, in pricing and in the analytics. */
+    private static boolean containsAny(String name, Set<String> parts) {
+        for (String part : parts) {
+            if (name.contains(part)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long value(Long count) {

@@ -6,54 +6,66 @@ import io.agentoutcomes.avro.HeaderNames;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * Sets a result's attribution, in one place for every input: what the value says (a producer's Avro, or the fields
  * ingestion read from JSON) wins, and the headers {@code tenant-id}, {@code team}, {@code user-id} and {@code tags}
  * fill what it does not; then everything is held to {@link AttributionBounds}. A result with neither goes on as it
- * came, so the common case costs four header look-ups.
+ * came, so the common case costs one pass over the headers. A plain function: the intake node of agent results calls
+ * it ({@code AcceptInput}, with pricing after it), so attribution costs no node of its own.
  */
-public final class AttributeResults implements FixedKeyProcessor<String, AgentResult, AgentResult> {
-    private FixedKeyProcessorContext<String, AgentResult> context;
-
-    @Override
-    public void init(FixedKeyProcessorContext<String, AgentResult> context) {
-        this.context = context;
+public final class AttributeResults {
+    private AttributeResults() {
     }
 
-    @Override
-    public void process(FixedKeyRecord<String, AgentResult> record) {
-        AgentResult result = record.value();
-        Attribution fromHeaders = fromHeaders(record.headers());
-        if (result == null || fromHeaders == null && result.getAttribution() == null) {
-            context.forward(record);
-            return;
+    /** The result with its attribution set: the same instance when nothing changes (null stays null). */
+    public static AgentResult attribute(AgentResult result, Headers headers) {
+        if (result == null) {
+            return null;
+        }
+        Attribution fromHeaders = fromHeaders(headers);
+        if (fromHeaders == null && result.getAttribution() == null) {
+            return result;
         }
         Attribution attribution = AttributionBounds.merged(result.getAttribution(), fromHeaders);
         if (attribution == null ? result.getAttribution() == null : attribution.equals(result.getAttribution())) {
-            context.forward(record);
-            return;
+            return result;
         }
-        context.forward(record.withValue(AgentResult.newBuilder(result).setAttribution(attribution).build()));
+        return AgentResult.newBuilder(result).setAttribution(attribution).build();
     }
 
-    /** The attribution the headers state; null when they state none. */
+    /**
+     * The attribution the headers state; null when they state none. One pass over the headers, the last header of each
+     * name winning (as {@link Headers#lastHeader} would), no text decoded for a header of another name.
+     */
     static Attribution fromHeaders(Headers headers) {
-        String tenant = text(headers, HeaderNames.TENANT_ID);
-        String team = text(headers, HeaderNames.TEAM);
-        String user = text(headers, HeaderNames.USER_ID);
-        String tags = text(headers, HeaderNames.TAGS);
-        if (tenant == null && team == null && user == null && tags == null) {
+        Header tenant = null;
+        Header team = null;
+        Header user = null;
+        Header tags = null;
+        for (Header header : headers) {
+            String key = header.key();
+            if (key.equals(HeaderNames.TENANT_ID)) {
+                tenant = header;
+            } else if (key.equals(HeaderNames.TEAM)) {
+                team = header;
+            } else if (key.equals(HeaderNames.USER_ID)) {
+                user = header;
+            } else if (key.equals(HeaderNames.TAGS)) {
+                tags = header;
+            }
+        }
+        String tenantText = text(tenant);
+        String teamText = text(team);
+        String userText = text(user);
+        String tagsText = text(tags);
+        if (tenantText == null && teamText == null && userText == null && tagsText == null) {
             return null;
         }
-        return new Attribution(tenant, team, user, AttributionBounds.tags(tags));
+        return new Attribution(tenantText, teamText, userText, AttributionBounds.tags(tagsText));
     }
 
-    private static String text(Headers headers, String name) {
-        Header header = headers.lastHeader(name);
+    private static String text(Header header) {
         return header == null || header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 }

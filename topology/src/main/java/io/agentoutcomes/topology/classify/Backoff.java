@@ -76,8 +76,8 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         Duration base = bases.getOrDefault(code, defaultBase);
         double exponential = base.toMillis() * Math.pow(multiplier, attempt);
         long computed = (long) Math.min(exponential, cap.toMillis());
-        String why = String.format("backoff %d ms x %s^%d%s", base.toMillis(), trim(multiplier), attempt,
-                exponential > cap.toMillis() ? ", capped at " + cap.toMillis() + " ms" : "");
+        String why = "backoff " + base.toMillis() + " ms x " + trim(multiplier) + "^" + attempt
+                + (exponential > cap.toMillis() ? ", capped at " + cap.toMillis() + " ms" : "");
         if (jitter > 0) {
             computed = Math.max(0, Math.round(computed * (1 + jitter * (2 * random.nextDouble() - 1))));
             why += ", jittered";

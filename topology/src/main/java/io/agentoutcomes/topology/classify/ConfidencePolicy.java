@@ -2,7 +2,6 @@ package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.ConfidenceAction;
 import java.math.BigDecimal;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -52,9 +51,9 @@ public record ConfidencePolicy(Double retryBelow, Double verifyBelow) {
             String below = "Confidence " + value + " below " + number(retryBelow);
             if (attempt + 1 < maxRetries) {
                 return Optional.of(new Check(confidence, retryBelow, ConfidenceAction.RETRY, rule(RETRY_BELOW_CONFIG, retryBelow),
-                        String.format(Locale.ROOT, "%s, retrying (%d/%d)", below, attempt + 1, maxRetries)));
+                        below + ", retrying (" + (attempt + 1) + "/" + maxRetries + ")"));
             }
-            String usedUp = String.format(Locale.ROOT, "%s after %d attempts (max: %d)", below, attempt + 1, maxRetries);
+            String usedUp = below + " after " + (attempt + 1) + " attempts (max: " + maxRetries + ")";
             return Optional.of(verify
                     ? new Check(confidence, verifyBelow, ConfidenceAction.VERIFY, rule(VERIFY_BELOW_CONFIG, verifyBelow),
                             usedUp + "; below " + number(verifyBelow) + ": " + VERIFY_TEXT)

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.classify;
 import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -47,9 +48,12 @@ public final class ErrorCodes {
      * never helps; else the agent's code and status.
      */
     public static ErrorCode canonical(ErrorInfo error, RateLimitState rateLimit) {
-        if (rateLimit != null && rateLimit.getWindows().stream().anyMatch(w -> Long.valueOf(0).equals(w.getLimit())
-                && Long.valueOf(0).equals(w.getRemaining()))) {
-            return ErrorCode.LLM_QUOTA_EXHAUSTED;
+        if (rateLimit != null) {
+            for (RateLimitWindow window : rateLimit.getWindows()) {
+                if (Long.valueOf(0).equals(window.getLimit()) && Long.valueOf(0).equals(window.getRemaining())) {
+                    return ErrorCode.LLM_QUOTA_EXHAUSTED;
+                }
+            }
         }
         return canonical(error.getCode(), error.getStatusCode());
     }

@@ -236,14 +236,14 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
         } else if (handling == ErrorHandling.STOP) {
             stopReason = StopReason.ERROR;
         }
-        String typeLabel = capitalized(label(failure.category()));
+        // the label is made where it is used: a stop's texts make their own
         String reason = switch (handling) {
             case STOP -> stopReason == StopReason.RETRY_LIMIT
                     ? retryLimitText(failure.category(), failure.consecutiveFailures(), maxRetries)
                     : notRetriedText(failure.category(), rule.description());
-            case RETRY -> String.format(Locale.ROOT, "%s error, retrying (%d/%d)", typeLabel,
-                    failure.consecutiveFailures(), maxRetries);
-            case IGNORE -> typeLabel + " error ignored by policy";
+            case RETRY -> capitalized(label(failure.category())) + " error, retrying (" + failure.consecutiveFailures()
+                    + "/" + maxRetries + ")";
+            case IGNORE -> capitalized(label(failure.category())) + " error ignored by policy";
         };
         return new PolicyDecision(handling, description, reason, failure.consecutiveFailures(), failure.totalFailures(),
                 maxRetries, stopReason);
@@ -251,8 +251,8 @@ public record ErrorPolicy(String name, Map<ErrorCategory, ErrorHandling> categor
 
     /** The reason text of a stop by the retry limit: the limit was reached. */
     static String retryLimitText(ErrorCategory category, int consecutiveFailures, int maxRetries) {
-        return String.format(Locale.ROOT, "%s error after %d consecutive failures (max: %d)",
-                capitalized(label(category)), consecutiveFailures, maxRetries);
+        return capitalized(label(category)) + " error after " + consecutiveFailures + " consecutive failures (max: "
+                + maxRetries + ")";
     }
 
     /**

@@ -29,6 +29,11 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
     static final String VERIFICATIONS = "write-verifications";
     static final String RETRIES = "write-retry-delay";
 
+    /** The headers a dead letter and a retry are given, in this order, beside the input's. */
+    private static final String[] DEAD_LETTER_HEADERS = {HeaderNames.TASK_ID, HeaderNames.RESULT_ID, HeaderNames.ATTEMPT};
+    private static final String[] RETRY_HEADERS = {HeaderNames.TASK_ID, HeaderNames.RESULT_ID, HeaderNames.ATTEMPT,
+        HeaderNames.DUE_AT};
+
     private final RetryTiers tiers;
     private ProcessorContext<String, Object> context;
 
@@ -67,20 +72,13 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
 
     /** A stopped outcome's headers: the input's, and those that identify it and where it came from. */
     static Headers deadLetterHeaders(Headers input, ClassifiedOutcome outcome, RecordMetadata source) {
-        Headers headers = OutputHeaders.copy(input);
-        OutputHeaders.put(headers, HeaderNames.TASK_ID, outcome.getTaskId());
-        OutputHeaders.put(headers, HeaderNames.RESULT_ID, outcome.getResultId());
-        OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(outcome.getAttempt()));
-        return OutputHeaders.origin(headers, source);
+        return OutputHeaders.copyWith(input, source, DEAD_LETTER_HEADERS,
+                new String[] {outcome.getTaskId(), outcome.getResultId(), Integer.toString(outcome.getAttempt())});
     }
 
     /** A retry's headers: the input's, and those that say which retry it is, when it is due and where it came from. */
     static Headers retryHeaders(Headers input, RetryRequest retry, RecordMetadata source) {
-        Headers headers = OutputHeaders.copy(input);
-        OutputHeaders.put(headers, HeaderNames.TASK_ID, retry.getTaskId());
-        OutputHeaders.put(headers, HeaderNames.RESULT_ID, retry.getResultId());
-        OutputHeaders.put(headers, HeaderNames.ATTEMPT, Integer.toString(retry.getNextAttempt()));
-        OutputHeaders.put(headers, HeaderNames.DUE_AT, Instant.ofEpochMilli(retry.getDueAt()).toString());
-        return OutputHeaders.origin(headers, source);
+        return OutputHeaders.copyWith(input, source, RETRY_HEADERS, new String[] {retry.getTaskId(), retry.getResultId(),
+                Integer.toString(retry.getNextAttempt()), Instant.ofEpochMilli(retry.getDueAt()).toString()});
     }
 }

@@ -10,6 +10,7 @@ import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Random;
+import java.util.function.Supplier;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
@@ -42,6 +43,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private final BudgetGuard.Factory budgetGuards;
     private BudgetGuard budgets;
     private final Random random = new Random();
+    /** Made once: a method reference made in {@link #process} would be a new object per record. */
+    private final Supplier<String> position = this::position;
     private ProcessorContext<String, ClassifiedOutcome> context;
     private WriteBehindStore<TaskState> tasks;
     private Sensor duplicates;
@@ -99,7 +102,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             }
         }
         TaskAttempts state = entry.attempts();
-        String resultId = kind.resultId(value, this::position);
+        String resultId = kind.resultId(value, position);
         long fingerprint = TaskStates.fingerprint(resultId);
         if (entry.seen(fingerprint)) {
             duplicates.record();

@@ -7,11 +7,8 @@ import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.topology.analytics.TokenNormalizer;
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.Optional;
 import org.apache.kafka.common.metrics.Sensor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessor;
-import org.apache.kafka.streams.processor.api.FixedKeyProcessorContext;
-import org.apache.kafka.streams.processor.api.FixedKeyRecord;
+import org.apache.kafka.streams.processor.api.ProcessingContext;
 
 /**
  * Prices agent results that report tokens but no cost: the cost computed from the price table at the result's time
@@ -19,8 +16,11 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
  * it is. Sensors of {@value #METRICS_SCOPE} count: {@value #COMPUTED} (results priced here), {@value #UNPRICED}
  * (tokens but no cost, and a model the table does not know) and {@value #MISMATCH} (a reported total further from the
  * computed one than the tolerance allows).
+ * <p>
+ * A function the intake node of agent results calls after attribution ({@code AcceptInput}), not a node of its own:
+ * one instance per processor (it holds that task's sensors); not thread-safe.
  */
-public final class PriceResults implements FixedKeyProcessor<String, AgentResult, AgentResult> {
+public final class PriceResults {
     public static final String METRICS_SCOPE = "agent-outcomes-pricing";
     public static final String COMPUTED = "cost-computed";
     public static final String UNPRICED = "cost-unpriced";
@@ -28,7 +28,6 @@ public final class PriceResults implements FixedKeyProcessor<String, AgentResult
     private static final String ENTITY = "agent-results";
 
     private final PricingSettings settings;
-    private FixedKeyProcessorContext<String, AgentResult> context;
     private Sensor computed;
     private Sensor unpriced;
     private Sensor mismatch;
@@ -37,42 +36,44 @@ public final class PriceResults implements FixedKeyProcessor<String, AgentResult
         this.settings = settings;
     }
 
-    @Override
-    public void init(FixedKeyProcessorContext<String, AgentResult> context) {
-        this.context = context;
+    /** Registers the sensors, with the processor that calls {@link #price}. */
+    public void init(ProcessingContext context) {
         computed = context.metrics().addRateTotalSensor(METRICS_SCOPE, ENTITY, COMPUTED, Sensor.RecordingLevel.INFO);
         unpriced = context.metrics().addRateTotalSensor(METRICS_SCOPE, ENTITY, UNPRICED, Sensor.RecordingLevel.INFO);
         mismatch = context.metrics().addRateTotalSensor(METRICS_SCOPE, ENTITY, MISMATCH, Sensor.RecordingLevel.INFO);
     }
 
-    @Override
-    public void process(FixedKeyRecord<String, AgentResult> record) {
-        AgentResult result = record.value();
+    /**
+     * The result priced: the same instance unless a cost was computed for it (null stays null).
+     *
+     * @param timestamp the record's timestamp, the result's time when its execution states none
+     */
+    public AgentResult price(AgentResult result, long timestamp) {
         ExecutionMetadata execution = result == null ? null : result.getExecution();
         if (execution == null || execution.getUsage() == null) {
-            context.forward(record);
-            return;
+            return result;
         }
         TokenNormalizer.Tokens tokens = TokenNormalizer.normalize(execution.getUsage(), execution.getProvider());
         if (tokens.input() + tokens.output() + tokens.cacheRead() + tokens.cacheWrite() == 0) {
-            context.forward(record);
-            return;
+            return result;
         }
-        Instant at = Instant.ofEpochMilli(execution.getTimestamp() != null ? execution.getTimestamp() : record.timestamp());
-        Optional<ModelPrices> prices = settings.table().find(execution.getProvider(), execution.getModel(), at);
+        Instant at = Instant.ofEpochMilli(execution.getTimestamp() != null ? execution.getTimestamp() : timestamp);
+        ModelPrices prices = settings.table().find(execution.getProvider(), execution.getModel(), at).orElse(null);
         Cost reported = execution.getCost();
         if (reported != null) {
             // Only the total is compared: no parts built for a cost that is kept as reported.
-            prices.filter(p -> differs(Money.toDecimal(reported.getTotal()), p.total(tokens))).ifPresent(p -> mismatch.record());
-            context.forward(record);
-        } else if (prices.isEmpty()) {
-            unpriced.record();
-            context.forward(record);
-        } else {
-            computed.record();
-            context.forward(record.withValue(AgentResult.newBuilder(result)
-                    .setExecution(ExecutionMetadata.newBuilder(execution).setCost(prices.get().cost(tokens)).build()).build()));
+            if (prices != null && differs(Money.toDecimal(reported.getTotal()), prices.total(tokens))) {
+                mismatch.record();
+            }
+            return result;
         }
+        if (prices == null) {
+            unpriced.record();
+            return result;
+        }
+        computed.record();
+        return AgentResult.newBuilder(result)
+                .setExecution(ExecutionMetadata.newBuilder(execution).setCost(prices.cost(tokens)).build()).build();
     }
 
     /** Whether the reported total is further from the computed one than the tolerance (relative to the computed). */

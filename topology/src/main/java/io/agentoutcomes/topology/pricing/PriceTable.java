@@ -46,7 +46,11 @@ public final class PriceTable {
      * Names already resolved, with their prices read: a record is priced by a map lookup, not by a scan of the
      * table's rules and a parse of its prices (each stream thread prices every result with usage).
      */
-    private final Map<String, Optional<Resolved>> resolved = new ConcurrentHashMap<>();
+    private final Map<Name, Optional<Resolved>> resolved = new ConcurrentHashMap<>();
+
+    /** A provider and model as a result names them: the key of {@link #resolved}, built without copying either. */
+    private record Name(String provider, String model) {
+    }
 
     private record Provider(String id, Predicate<String> providerMatch, Predicate<String> modelMatch,
                             List<String> fallbacks, List<Model> models) {
@@ -144,7 +148,7 @@ public final class PriceTable {
         if (model == null || model.isBlank()) {
             return Optional.empty();
         }
-        String key = (provider == null ? "" : provider) + '\u0000' + model;
+        Name key = new Name(provider, model);
         Optional<Resolved> found = resolved.get(key);
         if (found == null) {
             found = resolve(provider, model);
@@ -153,7 +157,11 @@ public final class PriceTable {
             }
             resolved.put(key, found);
         }
-        return found.map(r -> r.at(at)).filter(prices -> prices.input() != null);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        ModelPrices prices = found.get().at(at);
+        return prices.input() != null ? Optional.of(prices) : Optional.empty();
     }
 
     private Optional<Resolved> resolve(String provider, String model) {
