@@ -1,9 +1,11 @@
 package io.agentoutcomes.app.faults;
 
 import io.agentoutcomes.avro.RetryRequest;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -72,6 +74,14 @@ class CrashRecoveryIT {
                         softly.assertThat(producing).as("restart %d: ms from the start until every partition produced", kill + 1)
                                 .isBetween(0L, BACK_WITHIN.toMillis());
                     }
+                    // issue 29: a restart after a SIGKILL does not take Kafka Streams' corrupted-task path (each stateful
+                    // task closed dirty, its offsets reset and a second rebalance forced before it is ready)
+                    long corrupted;
+                    try (Stream<String> lines = Files.lines(app.log())) {
+                        corrupted = lines.filter(line -> line.contains("TaskCorruptedException")).count();
+                    }
+                    figures.put("log lines naming TaskCorruptedException", corrupted);
+                    softly.assertThat(corrupted).as("log lines naming TaskCorruptedException after the restarts").isZero();
                     String health = app.healthState();
                     figures.put("health at the end", health);
                     softly.assertThat(health).as("/health at the end").contains("RUNNING");
