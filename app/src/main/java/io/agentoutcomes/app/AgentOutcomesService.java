@@ -16,6 +16,7 @@ import io.agentoutcomes.app.registry.SchemaRegistryServer;
 import io.agentoutcomes.app.registry.TopicSchemas;
 import io.agentoutcomes.app.streams.PunctuationFailures;
 import io.agentoutcomes.app.streams.StreamThreadFailureHandler;
+import io.agentoutcomes.app.streams.UncleanStop;
 import io.agentoutcomes.avro.registry.SchemaRegistryUnavailableException;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
@@ -159,6 +160,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         PrometheusMeterRegistry metrics = meters.registry();
         streamsProperties.put(PunctuationWatch.CONFIG, new PunctuationFailures(metrics, config.maxPunctuationFailures(),
                 fatal::complete));
+        UncleanStop.prepare(config.dataDir(), streamsProperties);
         streams = new KafkaStreams(topology, streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
@@ -167,6 +169,8 @@ public final class AgentOutcomesService implements AutoCloseable {
                     .withTimeout(CLOSE_TIMEOUT))) {
                 LOG.warn("Kafka Streams did not finish closing within {}: work since its last commit is aborted and "
                         + "done again by the instance that takes its partitions over", CLOSE_TIMEOUT);
+            } else {
+                UncleanStop.markClean(config.dataDir());
             }
         });
         streams.setStateListener((newState, oldState) -> {
