@@ -1,5 +1,6 @@
 package io.agentoutcomes.avro.serde;
 
+import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.RetryRequest;
@@ -18,7 +19,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
 
 /**
  * Where the serde picks how to write and read a schema: the hand-written coder of a hot-path record for which Avro
- * generates none ({@link AgentResultCoder}, {@link ClassifiedOutcomeCoder}, {@link RetryRequestCoder}), otherwise
+ * generates none ({@link AgentResultCoder}, {@link ClassifiedOutcomeCoder}, {@link RetryRequestCoder},
+ * {@link AgentMetricsCoder}), otherwise
  * Avro's specific writer and reader. A coder reads only bytes written with its record's own schema (the common case);
  * a different writer schema is resolved by Avro's reader, unchanged.
  */
@@ -27,7 +29,8 @@ final class RecordCoders {
             new Coder<>(AgentResult.class, AgentResult.SCHEMA$, AgentResultCoder::encode, AgentResultCoder::decode),
             new Coder<>(ClassifiedOutcome.class, ClassifiedOutcome.SCHEMA$, ClassifiedOutcomeCoder::encode,
                     ClassifiedOutcomeCoder::decode),
-            new Coder<>(RetryRequest.class, RetryRequest.SCHEMA$, RetryRequestCoder::encode, RetryRequestCoder::decode));
+            new Coder<>(RetryRequest.class, RetryRequest.SCHEMA$, RetryRequestCoder::encode, RetryRequestCoder::decode),
+            new Coder<>(AgentMetrics.class, AgentMetrics.SCHEMA$, AgentMetricsCoder::encode, AgentMetricsCoder::decode));
 
     private RecordCoders() {
     }

@@ -3,6 +3,7 @@ package io.agentoutcomes.avro.serde;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Records;
@@ -64,7 +65,7 @@ class RecordCodersTest {
     }
 
     static Stream<Schema> codedRecords() {
-        return Stream.of(AgentResult.SCHEMA$, ClassifiedOutcome.SCHEMA$, RetryRequest.SCHEMA$);
+        return Stream.of(AgentResult.SCHEMA$, ClassifiedOutcome.SCHEMA$, RetryRequest.SCHEMA$, AgentMetrics.SCHEMA$);
     }
 
     @ParameterizedTest
