@@ -20,9 +20,8 @@ import org.apache.avro.specific.SpecificDatumWriter;
 /**
  * Where the serde picks how to write and read a schema: the hand-written coder of a hot-path record for which Avro
  * generates none ({@link AgentResultCoder}, {@link ClassifiedOutcomeCoder}, {@link RetryRequestCoder},
- * {@link AgentMetricsCoder}), otherwise
- * Avro's specific writer and reader. A coder reads only bytes written with its record's own schema (the common case);
- * a different writer schema is resolved by Avro's reader, unchanged.
+ * {@link AgentMetricsCoder}), otherwise Avro's specific writer and reader. A coder reads only bytes written with its
+ * record's own schema (the common case); a different writer schema is resolved by Avro's reader, unchanged.
  */
 final class RecordCoders {
     private static final List<Coder<?>> CODERS = List.of(
