@@ -20,16 +20,19 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * The Avro serde (Confluent wire format, schema ids from an in-memory registry) on the pipeline's records: the
- * {@code AgentResult} it reads (about 105 bytes) and the {@code ClassifiedOutcome} it writes for each.
+ * {@code AgentResult} it reads (about 105 bytes) and the {@code ClassifiedOutcome} it writes for each (and reads
+ * again downstream).
  */
 @State(Scope.Benchmark)
 public class SerdeBenchmark {
     private Serializer<AgentResult> resultSerializer;
     private Deserializer<AgentResult> resultDeserializer;
     private Serializer<ClassifiedOutcome> outcomeSerializer;
+    private Deserializer<ClassifiedOutcome> outcomeDeserializer;
     private AgentResult result;
     private byte[] resultBytes;
     private ClassifiedOutcome outcome;
+    private byte[] outcomeBytes;
 
     @Setup
     public void setUp() {
@@ -37,10 +40,12 @@ public class SerdeBenchmark {
         resultSerializer = AvroSerde.specific(AgentResult.class).configured(config, false).serializer();
         resultDeserializer = AvroSerde.specific(AgentResult.class).configured(config, false).deserializer();
         outcomeSerializer = AvroSerde.specific(ClassifiedOutcome.class).configured(config, false).serializer();
+        outcomeDeserializer = AvroSerde.specific(ClassifiedOutcome.class).configured(config, false).deserializer();
         result = Workload.avro(7, 1000);
         resultBytes = resultSerializer.serialize(TopicNames.AGENT_RESULTS, result);
         outcome = Classification.classify(result, TaskAttempts.newBuilder().build(), RetryPolicy.defaults(),
                 Instant.parse("2026-11-01T00:00:00Z"), new Random(1));
+        outcomeBytes = outcomeSerializer.serialize(TopicNames.OUTCOMES_CLASSIFIED, outcome);
     }
 
     @Benchmark
@@ -56,5 +61,10 @@ public class SerdeBenchmark {
     @Benchmark
     public byte[] encodeClassifiedOutcome() {
         return outcomeSerializer.serialize(TopicNames.OUTCOMES_CLASSIFIED, outcome);
+    }
+
+    @Benchmark
+    public ClassifiedOutcome decodeClassifiedOutcome() {
+        return outcomeDeserializer.deserialize(TopicNames.OUTCOMES_CLASSIFIED, outcomeBytes);
     }
 }

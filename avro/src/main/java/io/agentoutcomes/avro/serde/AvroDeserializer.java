@@ -11,7 +11,6 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.io.BoundedBinaryDecoder;
 import org.apache.avro.io.DatumReader;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Deserializer;
 
@@ -88,7 +87,6 @@ public class AvroDeserializer<T> implements Deserializer<T> {
         if (!specific) {
             return new GenericDatumReader<>(writer, writer, GenericData.get());
         }
-        Schema reader = readerSchema != null ? readerSchema : writer;
-        return new SpecificDatumReader<>(writer, reader, AvroModel.SPECIFIC);
+        return RecordCoders.readerFor(writer, readerSchema != null ? readerSchema : writer);
     }
 }

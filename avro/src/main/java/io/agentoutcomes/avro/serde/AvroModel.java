@@ -9,7 +9,8 @@ import org.apache.avro.specific.SpecificData;
  * (the generated {@code customEncode}/{@code customDecode} of records without logical types: no reflection, no union
  * resolution by lookup; off by default in Avro), and with every standard logical-type conversion (decimal to
  * BigDecimal, ...) for the records that keep one. A generated class's own model only knows the conversions of its own
- * fields, which is not enough for nested records in unions.
+ * fields, which is not enough for nested records in unions. The records Avro generates no custom coders for have
+ * hand-written ones ({@link RecordCoders}); this model writes and reads them only when those do not apply.
  */
 public final class AvroModel {
     public static final SpecificData SPECIFIC = create();

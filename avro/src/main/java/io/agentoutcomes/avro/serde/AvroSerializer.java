@@ -14,7 +14,6 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.serialization.Serializer;
 
@@ -85,7 +84,7 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
         out.writeHeader(id);
         try {
             BinaryEncoder encoder = out.encoder();
-            writers.computeIfAbsent(schema, AvroSerializer::writerFor).write(datum, encoder);
+            writers.computeIfAbsent(schema, RecordCoders::writerFor).write(datum, encoder);
             encoder.flush();
         } catch (IOException | RuntimeException e) {
             throw new SerializationException("Could not write " + schema.getFullName() + " for topic '" + topic
@@ -102,7 +101,7 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(bytes, null);
-            writers.computeIfAbsent(from, AvroSerializer::writerFor).write(data, encoder);
+            writers.computeIfAbsent(from, RecordCoders::writerFor).write(data, encoder);
             encoder.flush();
             return new GenericDatumReader<>(from, to, GenericData.get())
                     .read(null, DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
@@ -110,10 +109,5 @@ public class AvroSerializer<T extends GenericContainer> implements Serializer<T>
             throw new SerializationException("use.latest.version: a " + from.getFullName()
                     + " cannot be written with the subject's latest schema: " + e.getMessage(), e);
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static DatumWriter<Object> writerFor(Schema schema) {
-        return (DatumWriter<Object>) (DatumWriter<?>) new SpecificDatumWriter<>(schema, AvroModel.SPECIFIC);
     }
 }
