@@ -108,6 +108,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
                 Map.entry("share.coordinator.state.topic.replication.factor", "1"),
                 Map.entry("share.coordinator.state.topic.min.isr", "1"),
                 Map.entry("group.initial.rebalance.delay.ms", "0"),
+                // Transactions v2: a produce to a partition whose previous transaction's markers are still being
+                // written is retried here, on the broker, for this long before the producer is answered
+                // CONCURRENT_TRANSACTIONS and retries after its own 100 ms backoff (KAFKA-18654, KAFKA-20000). The
+                // pipeline's transactions span ten or more partitions each commit interval (docs/benchmarks.md).
+                Map.entry("add.partitions.to.txn.retry.backoff.max.ms", "1000"),
                 Map.entry("broker.session.timeout.ms", "2500"),
                 Map.entry("broker.heartbeat.interval.ms", "500")));
         return props;
