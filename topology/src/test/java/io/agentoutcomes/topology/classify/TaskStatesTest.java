@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaNormalization;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
@@ -89,7 +90,10 @@ class TaskStatesTest {
         // CRC-64-AVRO of the empty input is the algorithm's seed (the Avro specification's EMPTY)
         assertThat(TaskStates.fingerprint("")).isEqualTo(0xc15d213aa4d7a795L);
         assertThat(TaskStates.fingerprint("r-1")).isNotEqualTo(TaskStates.fingerprint("r-2"));
-        assertThat(TaskStates.fingerprint("é")).isEqualTo(TaskStates.fingerprint("\u00e9"));
+        // the UTF-8 bytes (0xC3 0xA9 for "é"), not its UTF-16 char or Latin-1 byte
+        assertThat(TaskStates.fingerprint("\u00e9"))
+                .isEqualTo(SchemaNormalization.fingerprint64(new byte[] {(byte) 0xc3, (byte) 0xa9}))
+                .isNotEqualTo(SchemaNormalization.fingerprint64(new byte[] {(byte) 0xe9}));
     }
 
     /** An entry as the first format wrote it: the expiry, then the counts and the result ids as strings. */
