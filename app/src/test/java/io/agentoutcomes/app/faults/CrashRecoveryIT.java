@@ -3,9 +3,12 @@ package io.agentoutcomes.app.faults;
 import io.agentoutcomes.avro.RetryRequest;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +22,15 @@ class CrashRecoveryIT {
     private static final int KILLS = 3;
     /** Issue 29: at the defaults, ready and producing again within 10 s of each restart. */
     private static final Duration BACK_WITHIN = Duration.ofSeconds(10);
+    /** Issue 29 item 4: rate-limited failures sent just before each kill, so hundreds of retries fall due while down. */
+    private static final int RETRY_BURST = 500;
+    /** How long before each kill the burst is sent: its retries (2 s of backoff) come due after the kill. */
+    private static final Duration BURST_LEAD = Duration.ofSeconds(1);
+    /**
+     * Issue 29 item 4: every retry due while the service was down visible within this of it being ready again, counted
+     * as time ready (measured 1.6-4.7 s with 560-1 060 due per outage; the issue saw 9-18 s).
+     */
+    private static final Duration RETRIES_WITHIN = Duration.ofSeconds(8);
 
     @Test
     void serviceKilledThreeTimesUnderMixedLoadClassifiesRetriesAndCountsEveryInputExactlyOnce() throws Exception {
@@ -42,7 +54,8 @@ class CrashRecoveryIT {
                     for (int kill = 0; kill < KILLS; kill++) {
                         // back to back: the second and third kills 1-3 s after the service was ready again, so
                         // retries due in one downtime may still be waiting at the next kill
-                        Thread.sleep(kill == 0 ? 4_000 + random.nextInt(8_000) : 1_000 + random.nextInt(2_000));
+                        sleepThenRetryBurst(kill == 0 ? 4_000 + random.nextInt(8_000) : 1_000 + random.nextInt(2_000),
+                                producer, load);
                         killedAt[kill] = System.currentTimeMillis();
                         app.kill();
                         // down long enough for retries (1-4 s of backoff) to come due while nobody runs the scheduler
@@ -67,6 +80,7 @@ class CrashRecoveryIT {
                             .count();
                     figures.put("retries due while the service was down", dueWhileDown);
                     softly.assertThat(dueWhileDown).as("retries due while the service was down").isPositive();
+                    figures.putAll(retryLateness(checks, watcher, load, killedAt, healthyAt, softly));
                     for (int kill = 0; kill < KILLS; kill++) {
                         figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
                                 checks.msUntilEveryPartitionProduced(killedAt[kill]));
@@ -88,5 +102,25 @@ class CrashRecoveryIT {
                 }
             }
         });
+    }
+
+    /** Sleeps {@code ms} in all, sending a burst of rate-limited failures {@link #BURST_LEAD} before its end. */
+    private static void sleepThenRetryBurst(long ms, LoadProducer producer, MixedLoad load) throws InterruptedException {
+        Thread.sleep(Math.max(0, ms - BURST_LEAD.toMillis()));
+        producer.send(load.rateLimitedFailures(RETRY_BURST));
+        Thread.sleep(Math.min(ms, BURST_LEAD.toMillis()));
+    }
+
+    /**
+     * Issue 29 item 4: the retries due while the service was down, each visible on retry-ready within
+     * {@link #RETRIES_WITHIN} of the service being ready again; at least a burst's worth of them.
+     */
+    private static Map<String, Object> retryLateness(PipelineChecks checks, TopicWatcher watcher, MixedLoad load,
+                                                     long[] killedAt, long[] healthyAt, SoftAssertions softly) {
+        List<RetryLateness.Outage> outages = IntStream.range(0, KILLS)
+                .mapToObj(k -> new RetryLateness.Outage(killedAt[k], healthyAt[k])).toList();
+        List<RetryLateness.Late> late = RetryLateness.dueWhileDown(checks, watcher, load.tally(), outages);
+        softly.assertThat(late.size()).as("retries due while the service was down").isGreaterThanOrEqualTo(RETRY_BURST);
+        return RetryLateness.check(late, outages, RETRIES_WITHIN, softly);
     }
 }

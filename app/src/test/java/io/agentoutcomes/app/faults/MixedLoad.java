@@ -136,6 +136,32 @@ final class MixedLoad {
         return batch;
     }
 
+    /**
+     * The next {@code count} records, tallied, all rate-limited failures of the load's agents and providers (Avro and
+     * seed 000 {@code llm-rate-limit}, advertising no request window): a burst whose retries come due together, 2 s
+     * (the suite's backoff) after each is classified, and that neither opens a circuit nor is paced.
+     */
+    synchronized List<ProducerRecord<byte[], byte[]>> rateLimitedFailures(int count) {
+        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        for (int n = 0; n < count; n++) {
+            int i = next++;
+            long time = EVENT_HOUR.toEpochMilli() + Math.min(i * EVENT_STEP_MS, 55 * 60_000L);
+            String agent = AGENTS[i % AGENTS.length];
+            String[] model = MODELS[(i / AGENTS.length) % MODELS.length];
+            String task = "task-" + run + "-" + i;
+            String resultId = "r-" + run + "-" + i;
+            long input = 100 + i % 50;
+            long output = 10 + i % 7;
+            BigDecimal cost = new BigDecimal(i % 97 + 1).movePointLeft(6).add(new BigDecimal("0.0000001"));
+            batch.add(i % 2 == 0
+                    ? avro(time, task, resultId, agent, model, input, output, cost, failure("llm-rate-limit"),
+                            ResultType.RETRYABLE_FAILURE, true)
+                    : vat(time, task, resultId, agent, model, input + output, cost,
+                            "\"status\":\"error\",\"error\":\"llm-rate-limit\"", ResultType.RETRYABLE_FAILURE, true));
+        }
+        return batch;
+    }
+
     /** One success per agent/model/provider at {@link #CLOCK_TIME}: moves stream time past the load's windows. */
     synchronized List<ProducerRecord<byte[], byte[]>> clock() {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();

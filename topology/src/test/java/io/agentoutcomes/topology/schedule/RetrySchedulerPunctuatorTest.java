@@ -119,4 +119,33 @@ class RetrySchedulerPunctuatorTest {
         assertThat(checkAt(NOW + 1_000 + 44)).containsExactly("r4");
         assertThat(checkAt(NOW + 1_000 + 64)).isEmpty();
     }
+
+    @Test
+    void afterADowntimeANewSchedulerOnTheRestoredStoreForwardsEveryRetryDueMeanwhileInItsFirstCheck() {
+        RetryScheduler before = start(SchedulerSettings.DEFAULT_MAX_PER_CHECK);
+        for (int i = 0; i < 2_500; i++) {
+            before.process(record(retry(String.format("r%04d", i), NOW + 1_000 + i)));
+        }
+        before.process(record(retry("later", NOW + 60_000)));
+        assertThat(checkAt(NOW + 500)).as("nothing due before the kill").isEmpty();
+        // the kill: 4 s without a check; the restart: a new processor on the store as restored (its cursor at zero)
+        context.resetForwards();
+        RetryScheduler after = new RetryScheduler(new SchedulerSettings(INTERVAL, SchedulerSettings.DEFAULT_MAX_PER_CHECK));
+        after.init(context);
+
+        List<String> first = checkAtLast(NOW + 4_500);
+
+        assertThat(first).hasSize(2_500).doesNotContain("later").isSorted();
+        assertThat(checkAtLast(NOW + 4_520)).as("forwarded once").isEmpty();
+        assertThat(store.approximateNumEntries()).isEqualTo(1);
+    }
+
+    /** Runs the wall-clock check scheduled last (that of the newest processor) at {@code now}. */
+    private List<String> checkAtLast(long now) {
+        context.resetForwards();
+        context.setCurrentSystemTimeMs(now);
+        List<CapturedPunctuator> punctuators = context.scheduledPunctuators();
+        punctuators.get(punctuators.size() - 1).getPunctuator().punctuate(now);
+        return context.forwarded().stream().map(f -> f.record().value().getResultId()).toList();
+    }
 }
