@@ -129,4 +129,21 @@ class OutputHeadersTest {
         assertThat(text(pipeline.output(pipeline.topics.compensations).readRecord().headers()))
                 .containsExactly("traceparent=" + TRACEPARENT);
     }
+
+    @Test
+    void aResultKeyedOtherwiseKeepsWhereItWasReadThroughTheRepartitionTopic() {
+        AgentResult stopped = failure("r-1", "llm-refusal", null);
+        pipeline.input(pipeline.topics.agentResults).pipeInput(new TestRecord<>("not-the-task", stopped,
+                StageDriver.headers("traceparent", TRACEPARENT), T0));
+
+        List<String> origin = List.of("origin-topic=" + pipeline.topics.agentResults.name(), "origin-partition=0",
+                "origin-offset=0");
+        TestRecord<String, ClassifiedOutcome> dead = pipeline.output(pipeline.topics.deadLetter).readRecord();
+        assertThat(dead.key()).isEqualTo("task-1");
+        assertThat(text(dead.headers())).containsExactly("traceparent=" + TRACEPARENT, origin.get(0), origin.get(1),
+                origin.get(2), "task-id=task-1", "result-id=r-1", "attempt=0");
+        // the one case an outcome carries provenance (docs/topics.md#headers): its own position was lost on re-keying
+        assertThat(text(pipeline.output(pipeline.topics.outcomesClassified).readRecord().headers()))
+                .containsExactly("traceparent=" + TRACEPARENT, origin.get(0), origin.get(1), origin.get(2));
+    }
 }
