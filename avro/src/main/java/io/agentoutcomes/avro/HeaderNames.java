@@ -3,7 +3,7 @@ package io.agentoutcomes.avro;
 /**
  * The record headers of the contract (docs/topics.md#headers), named once for the publisher, the pipeline and its
  * consumers. Values are UTF-8 text. Beside these, every input header (W3C {@code traceparent} and {@code tracestate}
- * among them) is carried to what the pipeline writes.
+ * among them) is carried to what the pipeline writes; which of these each output topic carries: docs/topics.md.
  */
 public final class HeaderNames {
     /** Identity a record's value may lack: the pipeline reads it from these first, then from a CloudEvent, then the key. */
@@ -32,7 +32,11 @@ public final class HeaderNames {
      * read instead.
      */
     public static final String PRODUCER_TIMESTAMP = "producer-timestamp";
-    /** Where the record first entered the pipeline: its input topic, partition and offset. */
+    /**
+     * Provenance, written once where it is used (a {@code dead-letter}; a JSON input's canonical record on
+     * {@code agent-results}): where the record it was written for was read, its topic, partition and offset. Not on
+     * outcomes and retries since 0.3.0.
+     */
     public static final String ORIGIN_TOPIC = "origin-topic";
     public static final String ORIGIN_PARTITION = "origin-partition";
     public static final String ORIGIN_OFFSET = "origin-offset";

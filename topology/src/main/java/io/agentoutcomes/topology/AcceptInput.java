@@ -11,8 +11,8 @@ import org.apache.kafka.streams.processor.api.FixedKeyRecord;
 
 /**
  * The first node of every record read from an Avro input topic, and for most records the only one before
- * classification: its headers as the pipeline carries them on ({@link InputHeaders}: credentials replaced, provenance
- * stamped with where it was read), its timestamp bounded by the wall clock ({@link EventTimeBound}); then, for an
+ * classification: its headers as the pipeline carries them on ({@link InputHeaders}: credentials replaced, a
+ * producer's provenance headers dropped; stamped with where it was read only when it is re-keyed), its timestamp bounded by the wall clock ({@link EventTimeBound}); then, for an
  * input keyed by its value, the key checked: a record keyed as it should be goes on through the stage's
  * {@link IntakeStep} (agent results: attributed and priced) to {@code <input>-keyed}, any other as accepted to
  * {@code <input>-rekey} and the repartition topic, where the step is applied when it comes back
@@ -56,7 +56,8 @@ final class AcceptInput<V> implements FixedKeyProcessor<String, V, V> {
 
     @Override
     public void process(FixedKeyRecord<String, V> record) {
-        Headers accepted = headers.accept(record.headers(), context.recordMetadata().orElse(null));
+        // no provenance on what the pipeline writes for the record: the router stamps a dead letter with its position
+        Headers accepted = headers.accept(record.headers(), null);
         long timestamp = eventTime.bound(record.timestamp(), context.currentSystemTimeMs(), accepted);
         V value = record.value();
         if (keyOf == null) {
@@ -66,6 +67,8 @@ final class AcceptInput<V> implements FixedKeyProcessor<String, V, V> {
             FixedKeyRecord<String, V> out = record.withHeaders(accepted).withTimestamp(timestamp);
             context.forward(prepared == value ? out : out.withValue(prepared), keyedChild);
         } else {
+            // the repartition topic loses where the record was read: it travels as headers (docs/topics.md#headers)
+            headers.stamp(accepted, context.recordMetadata().orElse(null));
             context.forward(record.withHeaders(accepted).withTimestamp(timestamp), rekeyChild);
         }
     }

@@ -10,7 +10,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * The headers the pipeline adds to what it writes, beside every input header it carries (W3C {@code traceparent} and
- * {@code tracestate}, the identity headers, anything else): see docs/topics.md.
+ * {@code tracestate}, the identity headers, anything else): see docs/topics.md. Provenance ({@code origin-*}) is
+ * written once, on the record where it is used (a dead letter; a JSON input's canonical record), not on every output.
  */
 public final class OutputHeaders {
     private OutputHeaders() {
@@ -31,14 +32,17 @@ public final class OutputHeaders {
     }
 
     /**
-     * A copy of {@code input} with each of {@code names} set to the value at its index (null: removed), then the origin
-     * headers for {@code source} unless {@code input} has them: what {@link #copy}, a {@link #put} per name and
-     * {@link #origin} give, header for header and in the same order, in one pass over the input's headers instead of
-     * one per name. For the router, which writes a dead letter or a retry for about one record in ten.
+     * A copy of {@code input} with each of {@code names} set to the value at its index (null: removed), then, with
+     * {@code withOrigin}, the origin headers for {@code source} unless {@code input} has them: what {@link #copy}, a
+     * {@link #put} per name and {@link #origin} give, header for header and in the same order, in one pass over the
+     * input's headers instead of one per name. Without {@code withOrigin}, any origin header of the input is left out:
+     * provenance is written once, where it is used (a dead letter), not on every record made from the input. For the
+     * router, which writes a dead letter or a retry for about one record in ten.
      */
-    public static Headers copyWith(Headers input, RecordMetadata source, String[] names, String[] values) {
+    public static Headers copyWith(Headers input, RecordMetadata source, String[] names, String[] values,
+            boolean withOrigin) {
         boolean hasOrigin = false;
-        if (input != null) {
+        if (withOrigin && input != null) {
             for (Header header : input) {
                 if (header.key().equals(HeaderNames.ORIGIN_TOPIC)) {
                     hasOrigin = true;
@@ -46,12 +50,13 @@ public final class OutputHeaders {
                 }
             }
         }
-        boolean addOrigin = source != null && !hasOrigin;
+        boolean addOrigin = withOrigin && source != null && !hasOrigin;
+        boolean dropOrigin = addOrigin || !withOrigin;
         RecordHeaders headers = new RecordHeaders();
         if (input != null) {
             for (Header header : input) {
                 String key = header.key();
-                if (!replaced(key, names) && !(addOrigin && isOrigin(key))) {
+                if (!replaced(key, names) && !(dropOrigin && isOrigin(key))) {
                     headers.add(header);
                 }
             }

@@ -63,7 +63,7 @@ class OutputHeadersCopyTest {
                 HeaderNames.ATTEMPT, "9", HeaderNames.ATTEMPT, "8", HeaderNames.ORIGIN_OFFSET, "7");
         String[] values = {"task-1", "r-1", "2"};
 
-        List<String> copied = text(OutputHeaders.copyWith(input, SOURCE, NAMES, values));
+        List<String> copied = text(OutputHeaders.copyWith(input, SOURCE, NAMES, values, true));
 
         assertThat(copied).containsExactly("traceparent=00-ab-01", "tracestate=v=1", "task-id=task-1", "result-id=r-1",
                 "attempt=2", "origin-topic=agent-results", "origin-partition=2", "origin-offset=41");
@@ -77,7 +77,7 @@ class OutputHeadersCopyTest {
                 HeaderNames.ORIGIN_PARTITION, "0", HeaderNames.ORIGIN_OFFSET, "3");
         String[] values = {"task-1", null, "0"};
 
-        List<String> copied = text(OutputHeaders.copyWith(input, SOURCE, NAMES, values));
+        List<String> copied = text(OutputHeaders.copyWith(input, SOURCE, NAMES, values, true));
 
         assertThat(copied).containsExactly("origin-topic=node-finished", "origin-partition=0", "origin-offset=3",
                 "task-id=task-1", "attempt=0");
@@ -88,8 +88,20 @@ class OutputHeadersCopyTest {
     void withoutInputHeadersOrSourceOnlyOursAreWritten() {
         String[] values = {"task-1", "r-1", "1"};
 
-        assertThat(text(OutputHeaders.copyWith(null, null, NAMES, values)))
+        assertThat(text(OutputHeaders.copyWith(null, null, NAMES, values, true)))
                 .containsExactly("task-id=task-1", "result-id=r-1", "attempt=1")
                 .isEqualTo(text(stepByStep(null, null, values)));
+    }
+
+    @Test
+    void withoutOriginTheInputsOriginIsLeftOutAndNoneIsAdded() {
+        Headers input = headers(HeaderNames.ORIGIN_TOPIC, "agent-results", "traceparent", "00-ab-01",
+                HeaderNames.ORIGIN_PARTITION, "0", HeaderNames.ORIGIN_OFFSET, "3", HeaderNames.RESULT_ID, "r-0");
+        String[] values = {"task-1", null, "1"};
+
+        assertThat(text(OutputHeaders.copyWith(input, SOURCE, NAMES, values, false)))
+                .containsExactly("traceparent=00-ab-01", "task-id=task-1", "attempt=1");
+        assertThat(text(OutputHeaders.copyWith(null, SOURCE, NAMES, values, false)))
+                .containsExactly("task-id=task-1", "attempt=1");
     }
 }

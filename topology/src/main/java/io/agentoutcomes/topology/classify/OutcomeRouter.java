@@ -29,7 +29,11 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
     static final String VERIFICATIONS = "write-verifications";
     static final String RETRIES = "write-retry-delay";
 
-    /** The headers a dead letter and a retry are given, in this order, beside the input's. */
+    /**
+     * The headers a dead letter and a retry are given, in this order, beside the input's. A retry's say which task to
+     * re-run as which attempt and when, for an orchestrator that routes without decoding; its result id is in the value
+     * (the client reads it there), and it carries no provenance: a redrive starts from the dead letter, which has it.
+     */
     private static final String[] DEAD_LETTER_HEADERS = {HeaderNames.TASK_ID, HeaderNames.RESULT_ID, HeaderNames.ATTEMPT};
     private static final String[] RETRY_HEADERS = {HeaderNames.TASK_ID, HeaderNames.RESULT_ID, HeaderNames.ATTEMPT,
         HeaderNames.DUE_AT};
@@ -73,12 +77,15 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
     /** A stopped outcome's headers: the input's, and those that identify it and where it came from. */
     static Headers deadLetterHeaders(Headers input, ClassifiedOutcome outcome, RecordMetadata source) {
         return OutputHeaders.copyWith(input, source, DEAD_LETTER_HEADERS,
-                new String[] {outcome.getTaskId(), outcome.getResultId(), Integer.toString(outcome.getAttempt())});
+                new String[] {outcome.getTaskId(), outcome.getResultId(), Integer.toString(outcome.getAttempt())}, true);
     }
 
-    /** A retry's headers: the input's, and those that say which retry it is, when it is due and where it came from. */
+    /**
+     * A retry's headers: the input's without provenance, and those that say which retry it is and when it is due; the
+     * input's {@code result-id} is removed (null), the retry's value names the failed result.
+     */
     static Headers retryHeaders(Headers input, RetryRequest retry, RecordMetadata source) {
-        return OutputHeaders.copyWith(input, source, RETRY_HEADERS, new String[] {retry.getTaskId(), retry.getResultId(),
-                Integer.toString(retry.getNextAttempt()), Instant.ofEpochMilli(retry.getDueAt()).toString()});
+        return OutputHeaders.copyWith(input, source, RETRY_HEADERS, new String[] {retry.getTaskId(), null,
+                Integer.toString(retry.getNextAttempt()), Instant.ofEpochMilli(retry.getDueAt()).toString()}, false);
     }
 }

@@ -15,9 +15,11 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * The headers an accepted input record carries on to everything the pipeline writes for it. The producer's own, with
  * credentials replaced as rejected records get them: the value of a header named like a credential
  * ({@code Authorization}, {@code X-Api-Key}, {@code Cookie}, ...) becomes {@value CredentialScrubber#REDACTED}, and
- * credential-like text in other values is replaced ({@link CredentialScrubber}). And the provenance headers
- * {@code origin-topic}, {@code -partition}, {@code -offset}, which the pipeline stamps itself with where it read the
- * record: a producer's own {@code origin-*} headers are dropped, never passed on.
+ * credential-like text in other values is replaced ({@link CredentialScrubber}). A producer's own {@code origin-*}
+ * headers are dropped, never passed on; the provenance headers {@code origin-topic}, {@code -partition},
+ * {@code -offset} are stamped with where the pipeline read the record only where a caller gives that position: where
+ * the record's own position will be lost (a JSON input's canonical record, a record re-keyed through a repartition
+ * topic), not on every record (a dead letter gets its origin where it is written).
  * <p>
  * Per record this is, per header name, a comparison with the name the last record had at the same position (a look-up
  * of remembered names only for another name) and, only for a value holding a character a
@@ -46,6 +48,14 @@ public final class InputHeaders {
     public Headers accept(Headers headers, RecordMetadata source) {
         Headers accepted = headers == null ? new RecordHeaders() : scrubbed(headers);
         removeOrigin(accepted);
+        return stamp(accepted, source);
+    }
+
+    /**
+     * Stamps {@code accepted} (headers {@link #accept}ed without a source, so without origin headers) with
+     * {@code source}, the record's own position; nothing when {@code source} is null.
+     */
+    public Headers stamp(Headers accepted, RecordMetadata source) {
         if (source != null) {
             if (!source.topic().equals(topic) || source.partition() != partition) {
                 topic = source.topic();
