@@ -52,6 +52,7 @@ public final class KafkaSchemaStore implements SchemaStore {
     private KafkaProducer<String, String> producer;
     /** The writer last announced on the topic; null when none is. */
     private Writer announced;
+    private int catchUps;
 
     /**
      * @param topic         the schemas topic, already created (compacted, one partition)
@@ -102,6 +103,13 @@ public final class KafkaSchemaStore implements SchemaStore {
 
     @Override
     public synchronized RegisteredSchema register(String subject, String schemaText) {
+        // A schema already read is answered without reading the topic again: versions are never removed or renumbered,
+        // so a catch-up cannot change the answer. A restart's look-ups of the service's own schemas cost no round trip.
+        try {
+            return state.lookup(subject, schemaText);
+        } catch (SchemaRegistryException notRead) {
+            // New here, or invalid: decided below on the topic as it is now.
+        }
         for (int attempt = 1; ; attempt++) {
             catchUp();
             SchemaRegistryState.Registration registration = state.prepare(subject, schemaText);
@@ -267,7 +275,13 @@ public final class KafkaSchemaStore implements SchemaStore {
     }
 
     private void catchUp() {
+        catchUps++;
         reader.catchUp();
+    }
+
+    /** How many times this store has read the topic to its end, for tests. */
+    synchronized int catchUps() {
+        return catchUps;
     }
 
     private void catchUpUntil(BooleanSupplier done, Duration timeout) {

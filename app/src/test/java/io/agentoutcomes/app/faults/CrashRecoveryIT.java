@@ -15,12 +15,13 @@ import org.junit.jupiter.api.Test;
  * The service as its own process, killed with SIGKILL at random points three times under a mixed load (JSON and Avro
  * results of every kind, node events, retries coming due while it is down), on a broker process of its own; then
  * everything counted with read_committed consumers against the generator's tally. At the service's defaults
- * ({@link Scenarios#serviceSettings}): every topic, total and 1-minute and 1-hour window exact, ready and producing
- * within 10 s of each restart, the second and third kill coming 1-3 s after the service was ready again.
+ * ({@link Scenarios#serviceSettings}): every topic, total and 1-minute and 1-hour window exact, ready and every
+ * partition producing within 10 s of each kill (down 2-5 s, then the start), the second and third kill coming 1-3 s
+ * after the service was ready again.
  */
 class CrashRecoveryIT {
     private static final int KILLS = 3;
-    /** Issue 29: at the defaults, ready and producing again within 10 s of each restart. */
+    /** Issue 29 item 5: at the defaults, ready and every partition producing again within 10 s of each kill. */
     private static final Duration BACK_WITHIN = Duration.ofSeconds(10);
     /** Issue 29 item 4: rate-limited failures sent just before each kill, so hundreds of retries fall due while down. */
     private static final int RETRY_BURST = 500;
@@ -51,6 +52,7 @@ class CrashRecoveryIT {
                     long[] restartedAt = new long[KILLS];
                     Duration[] down = new Duration[KILLS];
                     Duration[] toHealthy = new Duration[KILLS];
+                    Duration[] ready = new Duration[KILLS];
                     for (int kill = 0; kill < KILLS; kill++) {
                         // back to back: the second and third kills 1-3 s after the service was ready again, so
                         // retries due in one downtime may still be waiting at the next kill
@@ -63,11 +65,11 @@ class CrashRecoveryIT {
                         down[kill] = Duration.ofMillis(System.currentTimeMillis() - killedAt[kill]);
                         app.start(dir.resolve("app.log"));
                         restartedAt[kill] = System.currentTimeMillis();
-                        Duration ready = app.awaitHealthy(Duration.ofSeconds(120));
-                        toHealthy[kill] = down[kill].plus(ready);
+                        ready[kill] = app.awaitHealthy(Duration.ofSeconds(120));
+                        toHealthy[kill] = down[kill].plus(ready[kill]);
                         healthyAt[kill] = System.currentTimeMillis();
-                        softly.assertThat(ready).as("restart %d: from the start to /health/ready 200", kill + 1)
-                                .isLessThanOrEqualTo(BACK_WITHIN);
+                        softly.assertThat(toHealthy[kill]).as("kill %d: from the kill to /health/ready 200 (down %s)",
+                                kill + 1, down[kill]).isLessThanOrEqualTo(BACK_WITHIN);
                     }
                     Thread.sleep(5_000);
                     producer.stop();
@@ -84,8 +86,10 @@ class CrashRecoveryIT {
                     for (int kill = 0; kill < KILLS; kill++) {
                         figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
                                 checks.msUntilEveryPartitionProduced(killedAt[kill]));
-                        long producing = checks.msUntilEveryPartitionProduced(restartedAt[kill]);
-                        softly.assertThat(producing).as("restart %d: ms from the start until every partition produced", kill + 1)
+                        figures.put("SIGKILL " + (kill + 1) + ": from the restart, ready / every partition producing",
+                                ready[kill].toMillis() + " / " + checks.msUntilEveryPartitionProduced(restartedAt[kill]) + " ms");
+                        long producing = checks.msUntilEveryPartitionProduced(killedAt[kill]);
+                        softly.assertThat(producing).as("kill %d: ms from the kill until every partition produced", kill + 1)
                                 .isBetween(0L, BACK_WITHIN.toMillis());
                     }
                     // issue 29: a restart after a SIGKILL does not take Kafka Streams' corrupted-task path (each stateful

@@ -162,6 +162,32 @@ class EmbeddedRegistryWritersTest {
                         e -> assertThat(e.writerUrl()).isEqualTo(first.url()));
     }
 
+    /** Issue 29 item 5: a restart's registrations of schemas already on the topic cost no read of the topic each. */
+    @Test
+    void aSchemaAlreadyReadIsAnsweredWithoutReadingTheTopicAgainAndARestartedRegistryGivesTheSameIds() throws Exception {
+        Registry first = startRegistry();
+        List<Integer> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(first.store().register("known-" + i + "-value", schema("Known" + i)).id());
+        }
+        int readsBefore = first.store().catchUps();
+        for (int i = 0; i < 3; i++) {
+            assertThat(first.store().register("known-" + i + "-value", schema("Known" + i)).id()).isEqualTo(ids.get(i));
+        }
+        assertThat(first.store().catchUps()).as("reads of the topic for schemas already read").isEqualTo(readsBefore);
+        first.close();
+
+        Registry restarted = startRegistry();
+        int readsAtStart = restarted.store().catchUps();
+        for (int i = 0; i < 3; i++) {
+            assertThat(restarted.store().register("known-" + i + "-value", schema("Known" + i)).id()).isEqualTo(ids.get(i));
+        }
+        assertThat(restarted.store().catchUps()).as("reads of the topic for schemas read at start").isEqualTo(readsAtStart);
+        // a schema not read yet still reads the topic to its end before it gets the next id
+        assertThat(restarted.store().register("new-value", schema("New")).id()).isEqualTo(ids.get(2) + 1);
+        assertThat(restarted.store().catchUps()).isEqualTo(readsAtStart + 1);
+    }
+
     private static void registerSchemas(Registry registry, String name, Map<String, Integer> ids) {
         SchemaRegistryClient client = client(registry.url());
         for (int i = 0; i < 3; i++) {
