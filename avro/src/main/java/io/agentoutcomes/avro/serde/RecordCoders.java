@@ -134,6 +134,11 @@ final class RecordCoders {
             throw new UnsupportedOperationException("a record coder reads its own record's schema only");
         }
 
+        /** The calling thread's decoder (for the tests: which one is in use). */
+        ResolvingDecoder decoder() {
+            return resolvers.get();
+        }
+
         @Override
         public Object read(Object reuse, Decoder in) throws IOException {
             ResolvingDecoder resolver = resolvers.get();

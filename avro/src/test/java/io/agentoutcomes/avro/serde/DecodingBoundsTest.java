@@ -74,6 +74,26 @@ class DecodingBoundsTest {
     }
 
     @Test
+    void aUnionBranchOutsideTheSchemaIsRefusedThroughTheDirectDecoder() {
+        byte[] bomb = claiming(small().setOutcome(Success.newBuilder().build()).build(),
+                small().setJobId("j").setOutcome(Success.newBuilder().build()).build(), 5L);
+
+        assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", bomb))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("claims union branch 5 where the schema has at most 4");
+    }
+
+    @Test
+    void aNullableFieldClaimingABranchItDoesNotHaveIsRefused() {
+        byte[] bomb = claiming(small().setOutcome(Success.newBuilder().build()).build(),
+                small().setJobId("j").setOutcome(Success.newBuilder().build()).build(), 2L);
+
+        assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", bomb))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("claims branch 2 of a nullable field's two");
+    }
+
+    @Test
     void aStringClaimingMoreBytesThanTheRecordHasLeftIsRefused() {
         byte[] bomb = claiming(small().setTaskId("").setOutcome(Success.newBuilder().build()).build(),
                 small().setTaskId("t").setOutcome(Success.newBuilder().build()).build(), 100_000_000L);
