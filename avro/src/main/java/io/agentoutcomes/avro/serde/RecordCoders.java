@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.RetryRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
@@ -123,7 +124,7 @@ final class RecordCoders {
 
         private static ResolvingDecoder resolverOf(Schema schema) {
             try {
-                return new DirectResolvingDecoder(schema);
+                return new DirectResolvingDecoder(schema, Set.of(AgentResultCoder.OUTCOME));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -31,28 +31,39 @@ public final class DirectResolvingDecoder extends ResolvingDecoder {
 
     /** A decoder of bytes written with {@code schema} (the reader's own), bounding union indexes and enum ordinals. */
     public DirectResolvingDecoder(Schema schema) throws IOException {
+        this(schema, Set.of());
+    }
+
+    /**
+     * As above, where the caller reads each union of {@code readByHand} itself with {@link #readIndex(int)}: every
+     * other union index (those the generated {@code customDecode} reads with {@link #readIndex()}) is bounded by the
+     * widest of the other unions, so a nullable field that claims a third branch is refused instead of read as null.
+     */
+    public DirectResolvingDecoder(Schema schema, Set<Schema> readByHand) throws IOException {
         super(NOTHING, NOTHING, null);
         int[] widest = new int[2];
-        widest(schema, widest, new HashSet<>());
+        widest(schema, readByHand, widest, new HashSet<>());
         this.unionBranches = widest[0];
         this.enumSymbols = widest[1];
     }
 
-    /** The most branches of any union and symbols of any enum in {@code schema}. */
-    private static void widest(Schema schema, int[] widest, Set<String> seen) {
+    /** The most branches of any union (but those read by hand) and symbols of any enum in {@code schema}. */
+    private static void widest(Schema schema, Set<Schema> readByHand, int[] widest, Set<String> seen) {
         switch (schema.getType()) {
             case RECORD -> {
                 if (seen.add(schema.getFullName())) {
-                    schema.getFields().forEach(field -> widest(field.schema(), widest, seen));
+                    schema.getFields().forEach(field -> widest(field.schema(), readByHand, widest, seen));
                 }
             }
             case UNION -> {
-                widest[0] = Math.max(widest[0], schema.getTypes().size());
-                schema.getTypes().forEach(branch -> widest(branch, widest, seen));
+                if (!readByHand.contains(schema)) {
+                    widest[0] = Math.max(widest[0], schema.getTypes().size());
+                }
+                schema.getTypes().forEach(branch -> widest(branch, readByHand, widest, seen));
             }
             case ENUM -> widest[1] = Math.max(widest[1], schema.getEnumSymbols().size());
-            case ARRAY -> widest(schema.getElementType(), widest, seen);
-            case MAP -> widest(schema.getValueType(), widest, seen);
+            case ARRAY -> widest(schema.getElementType(), readByHand, widest, seen);
+            case MAP -> widest(schema.getValueType(), readByHand, widest, seen);
             default -> {
             }
         }
@@ -193,5 +204,10 @@ public final class DirectResolvingDecoder extends ResolvingDecoder {
     @Override
     public int readIndex() throws IOException {
         return bounded(in.readIndex(), unionBranches, "union branch");
+    }
+
+    /** The index of a union the caller reads by hand ({@code readByHand}), which has {@code branches} branches. */
+    public int readIndex(int branches) throws IOException {
+        return bounded(in.readIndex(), branches, "union branch");
     }
 }
