@@ -11,7 +11,9 @@ import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
 import java.io.IOException;
+import org.apache.avro.Schema;
 import org.apache.avro.UnresolvedUnionException;
+import org.apache.avro.io.DirectResolvingDecoder;
 import org.apache.avro.io.Encoder;
 import org.apache.avro.io.ResolvingDecoder;
 import org.apache.avro.specific.SpecificRecordBase;
@@ -23,6 +25,8 @@ import org.apache.avro.specific.SpecificRecordBase;
  * ({@code RecordCodersTest}); the nested records use their generated coders.
  */
 final class AgentResultCoder {
+    /** The union of the outcome's four records, the one union of the coded records read here, not by generated code. */
+    static final Schema OUTCOME = AgentResult.SCHEMA$.getField("outcome").schema();
     private static final Dialect[] DIALECTS = Dialect.values();
 
     private AgentResultCoder() {
@@ -111,12 +115,14 @@ final class AgentResultCoder {
     }
 
     private static SpecificRecordBase readOutcome(ResolvingDecoder in) throws IOException {
-        SpecificRecordBase outcome = switch (in.readIndex()) {
+        int index = in instanceof DirectResolvingDecoder direct
+                ? direct.readIndex(OUTCOME.getTypes().size()) : in.readIndex();
+        SpecificRecordBase outcome = switch (index) {
             case 0 -> new Success();
             case 1 -> new Failure();
             case 2 -> new InProgress();
             case 3 -> new Skipped();
-            // the resolving decoder refuses an index outside the union first
+            // either decoder refuses an index outside the union first
             default -> throw new IllegalStateException("AgentResult.outcome has four branches");
         };
         outcome.customDecode(in);

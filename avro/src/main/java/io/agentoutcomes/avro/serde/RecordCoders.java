@@ -7,11 +7,12 @@ import io.agentoutcomes.avro.RetryRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.io.DatumReader;
 import org.apache.avro.io.DatumWriter;
 import org.apache.avro.io.Decoder;
-import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.DirectResolvingDecoder;
 import org.apache.avro.io.Encoder;
 import org.apache.avro.io.ResolvingDecoder;
 import org.apache.avro.specific.SpecificDatumReader;
@@ -107,11 +108,12 @@ final class RecordCoders {
     }
 
     /**
-     * Reads through a resolving decoder of the record's schema to itself, one per thread (as Avro's readers keep
-     * theirs), because the nested records' generated {@code customDecode} takes one; the bytes come from the
-     * serde's bounded decoder, so its limits hold.
+     * Reads through a {@link DirectResolvingDecoder} of the record's schema, one per thread (as Avro's readers keep
+     * theirs): a resolving decoder because the nested records' generated {@code customDecode} takes one, but with no
+     * parser step per field, since writer and reader schema are the same; the bytes come from the serde's bounded
+     * decoder, so its limits hold.
      */
-    private static final class CodedReader<T> implements DatumReader<Object> {
+    static final class CodedReader<T> implements DatumReader<Object> {
         private final Coder<T> coder;
         private final ThreadLocal<ResolvingDecoder> resolvers;
 
@@ -122,7 +124,7 @@ final class RecordCoders {
 
         private static ResolvingDecoder resolverOf(Schema schema) {
             try {
-                return DecoderFactory.get().resolvingDecoder(schema, schema, null);
+                return new DirectResolvingDecoder(schema, Set.of(AgentResultCoder.OUTCOME));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -131,6 +133,11 @@ final class RecordCoders {
         @Override
         public void setSchema(Schema schema) {
             throw new UnsupportedOperationException("a record coder reads its own record's schema only");
+        }
+
+        /** The calling thread's decoder (for the tests: which one is in use). */
+        ResolvingDecoder decoder() {
+            return resolvers.get();
         }
 
         @Override

@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.Finding;
 import io.agentoutcomes.avro.ProviderData;
 import io.agentoutcomes.avro.Records;
 import io.agentoutcomes.avro.Severity;
+import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import java.io.ByteArrayOutputStream;
@@ -71,6 +72,46 @@ class DecodingBoundsTest {
         assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", bomb))
                 .isInstanceOf(SerializationException.class)
                 .hasMessageContaining("claims a block of items of 2147483639 with");
+    }
+
+    @Test
+    void aUnionBranchOutsideTheSchemaIsRefusedThroughTheDirectDecoder() {
+        byte[] bomb = claiming(small().setOutcome(Success.newBuilder().build()).build(),
+                small().setJobId("j").setOutcome(Success.newBuilder().build()).build(), 5L);
+
+        assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", bomb))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("claims union branch 5 where the schema has at most 2");
+    }
+
+    @Test
+    void aNullableFieldClaimingABranchItDoesNotHaveIsRefused() {
+        byte[] bomb = claiming(small().setOutcome(Success.newBuilder().build()).build(),
+                small().setJobId("j").setOutcome(Success.newBuilder().build()).build(), 2L);
+
+        assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", bomb))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("claims union branch 2 where the schema has at most 2");
+    }
+
+    @Test
+    void aNestedRecordsNullableFieldClaimingAThirdBranchIsRefusedNotReadAsNull() {
+        // Success.data is ["null", "string"], read by Success's generated customDecode; the outcome's own union has four
+        // branches but is read by AgentResultCoder, so it does not widen the bound of the generated reads
+        byte[] bomb = claiming(small().setOutcome(Success.newBuilder().build()).build(),
+                small().setOutcome(Success.newBuilder().setData("d").build()).build(), 2L);
+
+        assertThatThrownBy(() -> serde.deserializer().deserialize("agent-results", bomb))
+                .isInstanceOf(SerializationException.class)
+                .hasMessageContaining("claims union branch 2 where the schema has at most 2");
+    }
+
+    @Test
+    void theOutcomesFourthBranchIsStillReadThroughTheDirectDecoder() {
+        AgentResult skipped = small().setOutcome(Skipped.newBuilder().setReason("not needed").build()).build();
+
+        assertThat(serde.deserializer().deserialize("agent-results", serde.serializer().serialize("agent-results", skipped)))
+                .isEqualTo(skipped);
     }
 
     @Test
