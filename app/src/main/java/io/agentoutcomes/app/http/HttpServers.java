@@ -36,22 +36,20 @@ public final class HttpServers {
     static {
         // The JDK's server reads its timeouts (whole seconds) from system properties, once, when its first server is
         // made; without them it waits for a request forever. -D in JAVA_OPTS still wins.
-        setUnlessGiven("sun.net.httpserver.maxReqTime", REQUEST_TIMEOUT);
-        setUnlessGiven("sun.net.httpserver.maxRspTime", RESPONSE_TIMEOUT);
+        setUnlessGiven("sun.net.httpserver.maxReqTime", String.valueOf(REQUEST_TIMEOUT.toSeconds()));
+        setUnlessGiven("sun.net.httpserver.maxRspTime", String.valueOf(RESPONSE_TIMEOUT.toSeconds()));
         // The server writes an answer's headers and body apart: with Nagle's algorithm on, the body waits for the
         // client's delayed ACK of the headers, ~40-50 ms an answer on Linux (each of the ~20 schema registrations at
         // start took ~50 ms through the embedded registry).
-        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
-            System.setProperty("sun.net.httpserver.nodelay", "true");
-        }
+        setUnlessGiven("sun.net.httpserver.nodelay", "true");
     }
 
     private HttpServers() {
     }
 
-    private static void setUnlessGiven(String property, Duration timeout) {
+    private static void setUnlessGiven(String property, String value) {
         if (System.getProperty(property) == null) {
-            System.setProperty(property, String.valueOf(timeout.toSeconds()));
+            System.setProperty(property, value);
         }
     }
 

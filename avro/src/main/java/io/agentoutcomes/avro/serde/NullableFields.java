@@ -2,7 +2,6 @@ package io.agentoutcomes.avro.serde;
 
 import java.io.IOException;
 import java.util.function.Supplier;
-import org.apache.avro.AvroTypeException;
 import org.apache.avro.io.Encoder;
 import org.apache.avro.io.ResolvingDecoder;
 import org.apache.avro.specific.SpecificRecordBase;
@@ -102,13 +101,9 @@ final class NullableFields {
 
     /** Reads the branch index (and the null); true if the value is null. */
     private static boolean isNull(ResolvingDecoder in) throws IOException {
-        int index = in.readIndex();
-        if (index == 0) {
+        if (in.readIndex() == 0) {
             in.readNull();
             return true;
-        }
-        if (index != 1) {
-            throw new AvroTypeException("the data claims branch " + index + " of a nullable field's two");
         }
         return false;
     }
