@@ -6,7 +6,7 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
-import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import io.agentoutcomes.app.kafka.StoreTopics;
 import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
@@ -72,7 +72,7 @@ public final class AgentOutcomesService implements AutoCloseable {
     private HttpApi http;
     /** Completed with the cause when Kafka Streams fails for good: the process should then exit with an error. */
     private final CompletableFuture<Throwable> fatal = new CompletableFuture<>();
-    private final RestoreTracker restores = new RestoreTracker();
+    private final StreamsProgress progress = new StreamsProgress();
 
     private AgentOutcomesService(AppConfig config) {
         this.config = config;
@@ -174,13 +174,14 @@ public final class AgentOutcomesService implements AutoCloseable {
             }
         });
         streams.setStateListener((newState, oldState) -> {
+            progress.stateChanged(newState);
             if (newState == KafkaStreams.State.ERROR) {
                 fatal.complete(new IllegalStateException("Kafka Streams is in state ERROR (was " + oldState + ")"));
             }
         });
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
-        streams.setGlobalStateRestoreListener(restores);
-        http.attach(streams, self, metrics, config.analytics(), restores,
+        streams.setGlobalStateRestoreListener(progress);
+        http.attach(streams, self, metrics, config.analytics(), progress,
                 StoreTopics.of(topology.describe(), config.applicationId()),
                 new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.budgets(),
                 config.kafkaMetricsDetail());
@@ -272,7 +273,7 @@ public final class AgentOutcomesService implements AutoCloseable {
 
     /** Records each store restored from its changelog since the start. */
     public Map<String, Long> restoredRecords() {
-        return restores.restoredRecords();
+        return progress.restoredRecords();
     }
 
     public KafkaStreams.State streamsState() {

@@ -14,7 +14,7 @@ import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
-import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.app.metrics.MetricsRoute;
 import io.agentoutcomes.app.redrive.Redrive;
@@ -73,14 +73,14 @@ public final class HttpApi implements AutoCloseable {
      * redriving dead letters with {@code redrive}.
      */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, AnalyticsSettings settings,
-                       RestoreTracker restores, Map<String, Set<String>> storeTopics, Redrive redrive,
+                       StreamsProgress progress, Map<String, Set<String>> storeTopics, Redrive redrive,
                        BudgetSettings budgetSettings, KafkaMetricsDetail kafkaDetail) {
-        QueryFanOut fanOut = new QueryFanOut(streams, self, restores, storeTopics, security);
+        QueryFanOut fanOut = new QueryFanOut(streams, self, progress, storeTopics, security);
         JobQueries jobs = new JobQueries(fanOut);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.dimensions());
         MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings, budgetSettings,
                 kafkaDetail);
-        health.attach(streams, restores);
+        health.attach(streams, progress);
         ProviderQueries providers = new ProviderQueries(fanOut);
         BudgetQueries budgets = new BudgetQueries(fanOut, budgetSettings);
         attached = new Attached(new QueryRoutes(jobs, analytics, providers, budgets, self.host() + ":" + self.port()),

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -75,7 +75,7 @@ class HttpApiAuthenticationTest {
         servers.add(server);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
                 null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
         return server;
     }

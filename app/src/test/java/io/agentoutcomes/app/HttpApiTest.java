@@ -3,7 +3,7 @@ package io.agentoutcomes.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.HttpServers;
-import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -60,7 +60,7 @@ class HttpApiTest {
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new RestoreTracker(), Map.of(),
+        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
                 null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
     }
 

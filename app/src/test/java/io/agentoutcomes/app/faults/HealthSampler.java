@@ -58,13 +58,19 @@ final class HealthSampler implements AutoCloseable {
         }
     }
 
-    /** When /health last turned 200 after {@code sinceMs}, as ms after it; 0 if it never left 200 since. */
+    /**
+     * When /health last turned 200 from another answer after {@code sinceMs}, as ms after it; 0 if it never left 200
+     * since (a 200 that only names another state, RUNNING after REBALANCING, is not a return).
+     */
     long msUntilHealthyAfter(long sinceMs) {
         long back = 0;
+        boolean healthy = true;
         for (Change change : changes()) {
-            if (change.atMs() > sinceMs && change.answer().startsWith("200")) {
+            boolean now = change.answer().startsWith("200");
+            if (change.atMs() > sinceMs && now && !healthy) {
                 back = change.atMs() - sinceMs;
             }
+            healthy = now;
         }
         return back;
     }

@@ -10,7 +10,7 @@ import io.agentoutcomes.app.http.HttpApiServer.Endpoint;
 import io.agentoutcomes.app.http.HttpApiServer.Pool;
 import io.agentoutcomes.app.http.HttpExchanges;
 import io.agentoutcomes.app.http.Routes.Route;
-import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import java.io.IOException;
 import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
@@ -18,15 +18,15 @@ import org.apache.kafka.streams.KafkaStreams;
 /**
  * The health routes, open to anyone: {@code GET /health/live} answers 200 while the process can work (Kafka Streams
  * created, rebalancing or running, or the service still starting), 503 once Kafka Streams is shutting down, stopped or
- * failed; {@code GET /health/ready} and {@code GET /health} answer 200 only while it is RUNNING with every store
- * restored ({@link StreamsHealth}). Before Kafka Streams is {@link #attach attached}, they say what the service is
+ * failed; {@code GET /health/ready} and {@code GET /health} answer 200 once Kafka Streams has taken its first
+ * assignment, while it is RUNNING or rebalancing again with every store restored ({@link StreamsHealth}). Before Kafka Streams is {@link #attach attached}, they say what the service is
  * doing ({@link #starting}).
  */
 public final class HealthRoutes {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What answers once Kafka Streams is there. */
-    private record Attached(KafkaStreams streams, RestoreTracker restores) {
+    private record Attached(KafkaStreams streams, StreamsProgress progress) {
     }
 
     private volatile Attached attached;
@@ -42,8 +42,8 @@ public final class HealthRoutes {
     }
 
     /** From now on, the health of this Kafka Streams instance. */
-    public void attach(KafkaStreams streams, RestoreTracker restores) {
-        attached = new Attached(streams, restores);
+    public void attach(KafkaStreams streams, StreamsProgress progress) {
+        attached = new Attached(streams, progress);
     }
 
     public List<Route<Endpoint>> routes() {
@@ -70,6 +70,6 @@ public final class HealthRoutes {
     }
 
     private static StreamsHealth health(Attached now) {
-        return now == null ? StreamsHealth.of(null, null) : StreamsHealth.of(now.streams(), now.restores());
+        return now == null ? StreamsHealth.of(null, null) : StreamsHealth.of(now.streams(), now.progress());
     }
 }

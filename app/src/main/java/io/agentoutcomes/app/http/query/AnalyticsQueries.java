@@ -119,7 +119,7 @@ public final class AnalyticsQueries {
     }
 
     private List<AgentMetrics> readyLocal(WindowSize size) {
-        fanOut.requireReady();
+        fanOut.requireComplete();
         return local(size);
     }
 

@@ -39,7 +39,7 @@ public final class BudgetQueries {
 
     /** This instance's budget values, encoded for another instance; unavailable unless complete. */
     public byte[] export() {
-        fanOut.requireReady();
+        fanOut.requireComplete();
         return RecordListCodec.encodeList(settings.enabled() ? local() : List.of(), BudgetState.class);
     }
 

@@ -142,7 +142,7 @@ public final class JobQueries {
      * instead of leaving its jobs out.
      */
     private List<JobReplayState> localRecentJobs(int limit, String after) {
-        fanOut.requireReady();
+        fanOut.requireComplete();
         List<String> keys = new ArrayList<>();
         Map<String, Integer> partitionOf = new HashMap<>();
         try {

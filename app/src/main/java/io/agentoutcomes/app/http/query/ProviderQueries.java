@@ -29,7 +29,7 @@ public final class ProviderQueries {
 
     /** This instance's scopes, encoded for another instance; unavailable unless complete. */
     public byte[] export() {
-        fanOut.requireReady();
+        fanOut.requireComplete();
         return RecordListCodec.encodeList(local(), ProviderState.class);
     }
 

@@ -3,7 +3,7 @@ package io.agentoutcomes.app.http.query;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import io.agentoutcomes.app.http.health.StreamsHealth;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.kafka.RestoreTracker;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import io.agentoutcomes.app.kafka.StoreTopics;
 import java.io.IOException;
 import java.net.URI;
@@ -51,7 +51,7 @@ public final class QueryFanOut {
 
     private final KafkaStreams streams;
     private final HostInfo self;
-    private final RestoreTracker restores;
+    private final StreamsProgress progress;
     private final Map<String, Set<String>> storeTopics;
     private final HttpSecurity security;
     private final HttpClient http;
@@ -60,32 +60,35 @@ public final class QueryFanOut {
      * @param storeTopics each store's source topics ({@link StoreTopics})
      * @param security    how the other instances are called: their scheme, what is trusted, the credentials presented
      */
-    public QueryFanOut(KafkaStreams streams, HostInfo self, RestoreTracker restores, Map<String, Set<String>> storeTopics,
+    public QueryFanOut(KafkaStreams streams, HostInfo self, StreamsProgress progress, Map<String, Set<String>> storeTopics,
                        HttpSecurity security) {
         this.streams = streams;
         this.self = self;
-        this.restores = restores;
+        this.progress = progress;
         this.storeTopics = storeTopics;
         this.security = security;
         this.http = security.client(Duration.ofSeconds(2));
     }
 
 
-    /** Unless this instance is RUNNING with every store restored, {@link QueryUnavailable} saying why. */
-    public void requireReady() {
-        String notReady = StreamsHealth.of(streams, restores).whyNotReady();
+    /**
+     * Unless this instance is RUNNING with every store restored, so that every partition of a store is at its owner,
+     * {@link QueryUnavailable} saying why.
+     */
+    public void requireComplete() {
+        String notReady = StreamsHealth.of(streams, progress).whyIncomplete();
         if (notReady != null) {
             throw new QueryUnavailable(notReady);
         }
     }
 
     /**
-     * Every instance's records of a store: {@code local} (read after {@link #requireReady}) and, from each other
+     * Every instance's records of a store: {@code local} (read after {@link #requireComplete}) and, from each other
      * instance holding a partition of {@code store}, the records {@code GET exportPathAndQuery} answers.
      */
     public <T extends SpecificRecord> List<T> all(String store, Supplier<List<T>> local, String exportPathAndQuery,
                                                   Class<T> type) {
-        requireReady();
+        requireComplete();
         List<T> records = new ArrayList<>(local.get());
         List<StreamsMetadata> instances;
         try {
