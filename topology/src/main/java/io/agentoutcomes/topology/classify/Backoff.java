@@ -3,10 +3,10 @@ package io.agentoutcomes.topology.classify;
 import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.topology.ratelimit.WindowLength;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
@@ -93,7 +93,7 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
             for (RateLimitWindow window : rateLimit.getWindows()) {
                 if (window.getRemaining() != null && window.getRemaining() == 0) {
                     boolean unsaid = window.getResetsInMs() == null && window.getResetAtMs() == null;
-                    long reset = unsaid ? unsaidReset(window.getName(), rateLimit.getRetryAfterMs()) : resetIn(window, now);
+                    long reset = unsaid ? unsaidReset(window, rateLimit.getRetryAfterMs()) : resetIn(window, now);
                     if (reset > providerMinimum) {
                         providerMinimum = reset;
                         providerWhy = "rate-limit window " + window.getName() + " exhausted"
@@ -113,12 +113,11 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
      * The wait for an exhausted window that gives no reset time, as seed 003 waits it: an hourly window 3 600 s, a
      * minute window the provider's retry_after, else 60 s; a window of no known length, none (the backoff decides).
      */
-    static long unsaidReset(String name, Long retryAfterMs) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.contains("hour")) {
+    static long unsaidReset(RateLimitWindow window, Long retryAfterMs) {
+        if (WindowLength.is(window, WindowLength.HOUR)) {
             return HOURLY_DEFAULT_MS;
         }
-        return lower.contains("minute") && retryAfterMs == null ? MINUTE_DEFAULT_MS : 0;
+        return WindowLength.is(window, WindowLength.MINUTE) && retryAfterMs == null ? MINUTE_DEFAULT_MS : 0;
     }
 
     static long resetIn(RateLimitWindow window, Instant now) {

@@ -2,14 +2,14 @@ package io.agentoutcomes.topology.classify;
 
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.topology.ratelimit.WindowLength;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
- * An exhausted daily rate-limit window: a daily window is told from hourly and minute windows by name ({@code "day" in
- * name}), and a daily limit is the one a wait does not fix within the hour. Pure.
+ * An exhausted daily rate-limit window (a window a day long, {@link WindowLength}): a daily limit is the one a wait does
+ * not fix within the hour. Pure.
  *
  * @param name    the window, e.g. tokens_per_day
  * @param header  the header it was read from, or null
@@ -23,14 +23,9 @@ public record DailyWindow(String name, String header, Instant resetAt) {
             return Optional.empty();
         }
         return rateLimit.getWindows().stream()
-                .filter(w -> w.getRemaining() != null && w.getRemaining() == 0 && isDaily(w.getName()))
+                .filter(w -> w.getRemaining() != null && w.getRemaining() == 0 && WindowLength.isDaily(w))
                 .map(w -> new DailyWindow(w.getName(), w.getHeader(), resetAt(w, now)))
                 .max(Comparator.comparing(w -> w.resetAt() == null ? Instant.MIN : w.resetAt()));
-    }
-
-    private static boolean isDaily(String name) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        return lower.contains("day") || lower.contains("daily");
     }
 
     private static Instant resetAt(RateLimitWindow window, Instant now) {

@@ -2,6 +2,7 @@ package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.topology.ratelimit.WindowLength;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -17,31 +18,100 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A provider's rate-limit response headers as a {@link RateLimitState}.
- * {@code retry-after-ms}, else {@code retry-after} (seconds, or an HTTP date); OpenAI
- * {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}} (resets as durations: {@code 20ms}, {@code 6m30s});
- * Anthropic {@code anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}} (resets
- * as RFC 3339 times); Cerebras {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}-{minute,hour,day}}
- * (resets in seconds); Groq's {@code x-ratelimit-*-requests}, which count requests per day, as window
- * {@code requests_per_day} and its tokens as {@code tokens_per_minute}; suffix-less {@code x-ratelimit-{limit,remaining,reset}}
- * (OpenRouter and others; a reset in epoch milliseconds, epoch seconds, or seconds from now) as window {@code requests}.
- * Times are turned into waits against the result's time, so a result explains the same whenever it is processed. A header whose value does not parse is left out: a provider's odd header must not lose the result.
- * Pure.
+ * A provider's rate-limit response headers as a {@link RateLimitState}: {@code retry-after-ms}, else {@code retry-after}
+ * (seconds, or an HTTP date), and each provider's {@link Family} of window headers, the window's length where its
+ * headers say it ({@link WindowLength}). Times are turned into waits against the result's time, so a result explains
+ * the same whenever it is processed. A header whose value does not parse is left out: a provider's odd header must not
+ * lose the result. Pure.
  */
 public final class ProviderRateLimitHeaders {
-    private static final Pattern CEREBRAS = Pattern.compile("x-ratelimit-(limit|remaining|reset)-(requests|tokens)-(minute|hour|day)");
-    private static final Pattern OPENAI = Pattern.compile("x-ratelimit-(limit|remaining|reset)-(requests|tokens)");
-    private static final Pattern SUFFIXLESS = Pattern.compile("x-ratelimit-(limit|remaining|reset)");
     /** A reset at or above this is an epoch time in milliseconds; at or above {@link #EPOCH_SECONDS}, in seconds. */
     private static final long EPOCH_MILLIS = 100_000_000_000L;
     private static final long EPOCH_SECONDS = 1_000_000_000L;
-    private static final Pattern ANTHROPIC = Pattern.compile(
-            "anthropic-ratelimit-(requests|tokens|input-tokens|output-tokens)-(limit|remaining|reset)");
     private static final Pattern DURATION_PART = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|h|m|s)");
     /** Longer values are not numbers or times any provider sends; they are left out unparsed. */
     private static final int MAX_VALUE_CHARS = 64;
 
     private ProviderRateLimitHeaders() {
+    }
+
+    /** One header of a window: which window, what it limits, which part it is, the window's length if said, a reset. */
+    private record WindowHeader(String window, String resource, String part, WindowLength length, Long resetInMs) {
+    }
+
+    /**
+     * The families of rate-limit headers, tried in this order on each header; the first whose name matches reads it.
+     * Adding a provider's family is a constant here.
+     */
+    private enum Family {
+        /** Cerebras: {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}-{minute,hour,day}}, resets in seconds. */
+        CEREBRAS("x-ratelimit-(limit|remaining|reset)-(requests|tokens)-(minute|hour|day)") {
+            @Override
+            WindowHeader read(Matcher name, String value, Instant resultTime) {
+                String resource = name.group(2);
+                return new WindowHeader(resource + "_per_" + name.group(3), resource, name.group(1),
+                        WindowLength.valueOf(name.group(3).toUpperCase(Locale.ROOT)), millis(value, 1000));
+            }
+        },
+        /** Groq: OpenAI's names, but its requests are per day and its tokens per minute; resets as durations. */
+        GROQ("x-ratelimit-(limit|remaining|reset)-(requests|tokens)") {
+            @Override
+            boolean appliesTo(boolean groq) {
+                return groq;
+            }
+
+            @Override
+            WindowHeader read(Matcher name, String value, Instant resultTime) {
+                boolean requests = name.group(2).equals("requests");
+                return new WindowHeader(requests ? "requests_per_day" : "tokens_per_minute", name.group(2), name.group(1),
+                        requests ? WindowLength.DAY : WindowLength.MINUTE, duration(value));
+            }
+        },
+        /** OpenAI: {@code x-ratelimit-{limit,remaining,reset}-{requests,tokens}}, resets as durations; no length said. */
+        OPENAI("x-ratelimit-(limit|remaining|reset)-(requests|tokens)") {
+            @Override
+            WindowHeader read(Matcher name, String value, Instant resultTime) {
+                return new WindowHeader(name.group(2), name.group(2), name.group(1), null, duration(value));
+            }
+        },
+        /** Anthropic: {@code anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}}. */
+        ANTHROPIC("anthropic-ratelimit-(requests|tokens|input-tokens|output-tokens)-(limit|remaining|reset)") {
+            @Override
+            WindowHeader read(Matcher name, String value, Instant resultTime) {
+                String resource = name.group(1).replace('-', '_');
+                return new WindowHeader(resource, resource, name.group(2), null, untilRfc3339(value, resultTime));
+            }
+        },
+        /** OpenRouter and others: {@code x-ratelimit-{limit,remaining,reset}}, a window of requests. */
+        SUFFIXLESS("x-ratelimit-(limit|remaining|reset)") {
+            @Override
+            WindowHeader read(Matcher name, String value, Instant resultTime) {
+                return new WindowHeader("requests", "requests", name.group(1), null, untilReset(value, resultTime));
+            }
+        };
+
+        private final Pattern name;
+
+        Family(String name) {
+            this.name = Pattern.compile(name);
+        }
+
+        boolean appliesTo(boolean groq) {
+            return true;
+        }
+
+        abstract WindowHeader read(Matcher name, String value, Instant resultTime);
+
+        /** The first family's reading of a header, or null when no family names it. */
+        static WindowHeader readAny(String name, String value, boolean groq, Instant resultTime) {
+            for (Family family : values()) {
+                Matcher matcher = family.name.matcher(name);
+                if (family.appliesTo(groq) && matcher.matches()) {
+                    return family.read(matcher, value, resultTime);
+                }
+            }
+            return null;
+        }
     }
 
     /**
@@ -105,34 +175,17 @@ public final class ProviderRateLimitHeaders {
     private static List<RateLimitWindow> windows(Map<String, String> headers, boolean groq, Instant resultTime) {
         Map<String, RateLimitWindow.Builder> windows = new LinkedHashMap<>();
         headers.forEach((name, value) -> {
-            Matcher cerebras = CEREBRAS.matcher(name);
-            Matcher openai = OPENAI.matcher(name);
-            Matcher anthropic = ANTHROPIC.matcher(name);
-            Matcher suffixless = SUFFIXLESS.matcher(name);
-            if (cerebras.matches()) {
-                String resource = cerebras.group(2);
-                set(window(windows, resource + "_per_" + cerebras.group(3), resource), cerebras.group(1), name, value,
-                        millis(value, 1000), resultTime);
-            } else if (openai.matches()) {
-                String resource = openai.group(2);
-                String window = !groq ? resource : resource.equals("requests") ? "requests_per_day" : "tokens_per_minute";
-                set(window(windows, window, resource), openai.group(1), name, value, duration(value), resultTime);
-            } else if (anthropic.matches()) {
-                String resource = anthropic.group(1).replace('-', '_');
-                Long until = untilRfc3339(value, resultTime);
-                set(window(windows, resource, resource), anthropic.group(2), name, value, until, resultTime);
-            } else if (suffixless.matches()) {
-                set(window(windows, "requests", "requests"), suffixless.group(1), name, value, untilReset(value, resultTime),
-                        resultTime);
+            WindowHeader header = Family.readAny(name, value, groq, resultTime);
+            if (header != null) {
+                RateLimitWindow.Builder window = windows.computeIfAbsent(header.window(), n -> RateLimitWindow.newBuilder()
+                        .setName(n).setResource(header.resource())
+                        .setLengthMs(header.length() == null ? null : header.length().millis()));
+                set(window, header.part(), name, value, header.resetInMs(), resultTime);
             }
         });
         List<RateLimitWindow> built = new ArrayList<>();
         windows.values().forEach(window -> built.add(window.build()));
         return built;
-    }
-
-    private static RateLimitWindow.Builder window(Map<String, RateLimitWindow.Builder> windows, String name, String resource) {
-        return windows.computeIfAbsent(name, n -> RateLimitWindow.newBuilder().setName(n).setResource(resource));
     }
 
     /** One header into its window: a count, or a reset as a wait from the result's time. */

@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.provider;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.RequestBudget;
+import io.agentoutcomes.topology.ratelimit.WindowLength;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +21,6 @@ import java.util.Locale;
  * before it runs); their resets already delay each retry through the backoff.
  */
 final class RequestBudgets {
-    private static final long SECOND = 1_000;
-    private static final long MINUTE = 60 * SECOND;
-    private static final long HOUR = 60 * MINUTE;
-    private static final long DAY = 24 * HOUR;
-
     private RequestBudgets() {
     }
 
@@ -32,24 +28,6 @@ final class RequestBudgets {
     static boolean countsRequests(RateLimitWindow window) {
         String resource = window.getResource() == null ? "" : window.getResource().toLowerCase(Locale.ROOT);
         return resource.equals("requests") || resource.isEmpty() && window.getName().toLowerCase(Locale.ROOT).contains("request");
-    }
-
-    /** A window's length from its name ({@code requests_per_day}); {@code otherwise} where the name does not say. */
-    static long lengthOf(String name, Duration otherwise) {
-        String lower = name.toLowerCase(Locale.ROOT);
-        if (lower.contains("day") || lower.contains("daily")) {
-            return DAY;
-        }
-        if (lower.contains("hour")) {
-            return HOUR;
-        }
-        if (lower.contains("minute")) {
-            return MINUTE;
-        }
-        if (lower.contains("second")) {
-            return SECOND;
-        }
-        return otherwise.toMillis();
     }
 
     /**
@@ -66,7 +44,7 @@ final class RequestBudgets {
             if (budget != null && at <= budget.getAdvertisedAt()) {
                 continue;
             }
-            long length = lengthOf(window.getName(), defaultWindow);
+            long length = WindowLength.millisOf(window).orElse(defaultWindow.toMillis());
             Long limit = window.getLimit() != null && window.getLimit() > 0 ? window.getLimit() : null;
             if (budget == null) {
                 double start = window.getRemaining() != null ? window.getRemaining() : limit;

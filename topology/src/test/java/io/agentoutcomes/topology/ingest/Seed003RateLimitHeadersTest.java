@@ -101,9 +101,9 @@ class Seed003RateLimitHeadersTest {
         assertThat(result.getRateLimit().getWindows()).containsExactly(
                 RateLimitWindow.newBuilder().setName("requests_per_minute").setResource("requests").setLimit(30L)
                         .setRemaining(10L).setResetsInMs(45_000L).setResetAtMs(NOW.toEpochMilli() + 45_000L)
-                        .setHeader("x-ratelimit-remaining-requests-minute: 10").build(),
+                        .setHeader("x-ratelimit-remaining-requests-minute: 10").setLengthMs(60_000L).build(),
                 RateLimitWindow.newBuilder().setName("tokens_per_day").setResource("tokens").setRemaining(500_000L)
-                        .setHeader("x-ratelimit-remaining-tokens-day: 500000").build());
+                        .setHeader("x-ratelimit-remaining-tokens-day: 500000").setLengthMs(86_400_000L).build());
         assertThat(result.getRateLimit().getLimited()).isFalse();
         assertThat(result.getProviderData().getRawHeaders()).containsKey("x-ratelimit-remaining-tokens-day");
     }
