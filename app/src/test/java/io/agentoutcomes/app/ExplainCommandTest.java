@@ -131,6 +131,18 @@ class ExplainCommandTest {
         assertThat(answer.at("/retry/nextAttempt").asInt()).isEqualTo(1);
     }
 
+    /** Issue 33: with jitter on, explain gives the range the delay is drawn from and the draw. */
+    @Test
+    void explainShowsTheJitterRange() throws Exception {
+        JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-rate-limit\"}}",
+                "--header", "agent-id=photo-analyzer", "--key", "task-9", "-p", "backoff.jitter=equal");
+
+        long delay = answer.at("/retry/delayMs").asLong();
+        assertThat(delay).isBetween(2_500L, 5_000L);
+        assertThat(answer.at("/retry/why").asText())
+                .isEqualTo("backoff 5000 ms x 2^0, equal jitter 2500-5000 ms: " + delay + " ms");
+    }
+
     @Test
     void usesTheSamePolicySettingsAsRun() throws Exception {
         JsonNode answer = explain("{\"status\":\"error\",\"error\":\"llm-timeout\"}", "--header", "agent-id=a",

@@ -9,6 +9,7 @@ import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
+import io.agentoutcomes.topology.classify.Jitter;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.replay.ReplayLimits;
@@ -159,7 +160,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(BACKOFF_DEFAULT_BASE_MS, Type.LONG, BACKOFF_DEFAULTS.defaultBase().toMillis(), Check.notNegative(), "Base delay of a code without its own base.")
             .define(BACKOFF_CAP_MS, Type.LONG, BACKOFF_DEFAULTS.cap().toMillis(), Check.notNegative(), "The longest computed delay (a provider's retry-after may be longer).")
             .define(BACKOFF_MULTIPLIER, Type.DOUBLE, BACKOFF_DEFAULTS.multiplier(), new Check("at least 1", v -> (Double) v >= 1, (n, v) -> n + " must be at least 1, was " + v).saying("backoff settings: "), "delay = min(base * multiplier^attempt, cap).")
-            .define(BACKOFF_JITTER, Type.DOUBLE, BACKOFF_DEFAULTS.jitter(), Check.between(0.0, 1.0).saying("backoff settings: "), "Spread of computed delays: 0.1 is up to ±10 %.")
+            .define(BACKOFF_JITTER, Type.STRING, BACKOFF_DEFAULTS.jitter().toString(), Check.parsedBy("none, full, equal or 0..1", v -> Jitter.parse(v.toString())).saying("backoff settings: "), "How the computed delay is spread so a fleet's retries do not come due in step: none (delays exact), full (uniformly 0 to the delay), equal (half the delay plus up to the other half), or a fraction (0.1: up to ±10 %). Applied before the provider's retry_after and window resets, so never earlier than they allow.")
             .group(RETRY)
             .define(RETRY_TIERS, Type.LIST, RetryTiers.DEFAULT_BOUNDS.stream().map(RetryTiers::name).toList(), Check.parsedBy("durations like 500ms, 5s, 2m, 1h", v -> RetryPolicyConfig.durations(RETRY_TIERS, (List<?>) v)), "Delay tiers (topics retry-delay-<tier>, then retry-delay-long); no backoff setting changes them.")
             .define(RETRY_MAX_DELAY_MS, Type.LONG, RetryPolicy.DEFAULT_MAX_DELAY.toMillis(), Check.notNegative(), "The longest a retry may wait; a longer one is a stop, dead-lettered with rule delay-out-of-range.")

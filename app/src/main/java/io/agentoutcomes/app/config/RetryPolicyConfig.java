@@ -8,6 +8,7 @@ import io.agentoutcomes.topology.classify.Classifier;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.DailyLimit;
 import io.agentoutcomes.topology.classify.ErrorPolicy;
+import io.agentoutcomes.topology.classify.Jitter;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
@@ -159,7 +160,8 @@ public final class RetryPolicyConfig {
         try {
             return new Backoff(backoff.bases(), Duration.ofMillis(config.getLong(AgentOutcomesConfig.BACKOFF_DEFAULT_BASE_MS)),
                     Duration.ofMillis(config.getLong(AgentOutcomesConfig.BACKOFF_CAP_MS)),
-                    config.getDouble(AgentOutcomesConfig.BACKOFF_MULTIPLIER), config.getDouble(AgentOutcomesConfig.BACKOFF_JITTER));
+                    config.getDouble(AgentOutcomesConfig.BACKOFF_MULTIPLIER),
+                    Jitter.parse(config.getString(AgentOutcomesConfig.BACKOFF_JITTER)));
         } catch (IllegalArgumentException e) {
             throw new ConfigLoader.ConfigError("backoff settings: " + e.getMessage());
         }

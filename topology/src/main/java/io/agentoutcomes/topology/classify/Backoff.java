@@ -14,16 +14,16 @@ import java.util.Random;
  * How long a retry waits, as a small immutable value (in the manner of Temporal's RetryPolicy):
  * {@code min(base(code) * multiplier^attempt, cap)} with each code's base and a 30 s cap. A provider's
  * {@code retry_after}, or the reset of an exhausted rate-limit window, raises the delay to at least that,
- * cap or not. Optional jitter spreads computed delays by up to ±{@code jitter} of themselves, never below what the
- * provider asked.
+ * cap or not. Optional {@link Jitter} spreads the computed delay, before the provider's wait is applied, so never below
+ * what the provider asked.
  *
  * @param bases      base delay per code; codes not listed use {@code defaultBase}
  * @param defaultBase the base of a code with none of its own: 2 s
  * @param cap        the longest computed delay: 30 s
  * @param multiplier growth per attempt: 2
- * @param jitter     0 (off) to 1
+ * @param jitter     how the computed delay is spread: {@link Jitter#NONE} by default
  */
-public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Duration cap, double multiplier, double jitter) {
+public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Duration cap, double multiplier, Jitter jitter) {
 
     /** Seed 003's wait for an exhausted hourly window that does not say when it resets. */
     static final long HOURLY_DEFAULT_MS = 3_600_000;
@@ -36,8 +36,8 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
 
     public Backoff {
         bases = Map.copyOf(bases);
-        if (multiplier < 1 || jitter < 0 || jitter > 1 || cap.isNegative() || defaultBase.isNegative()) {
-            throw new IllegalArgumentException("backoff needs multiplier >= 1, jitter in 0..1 and non-negative delays");
+        if (multiplier < 1 || jitter == null || cap.isNegative() || defaultBase.isNegative()) {
+            throw new IllegalArgumentException("backoff needs multiplier >= 1, a jitter and non-negative delays");
         }
     }
 
@@ -47,7 +47,7 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         for (ErrorCode code : ErrorCode.values()) {
             bases.put(code, code.backoffBase());
         }
-        return new Backoff(bases, ErrorCode.DEFAULT_BACKOFF_BASE, Duration.ofSeconds(30), 2, 0);
+        return new Backoff(bases, ErrorCode.DEFAULT_BACKOFF_BASE, Duration.ofSeconds(30), 2, Jitter.NONE);
     }
 
     public Backoff withBase(ErrorCode code, Duration base) {
@@ -61,7 +61,7 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         return new Backoff(bases, defaultBase, newCap, multiplier, jitter);
     }
 
-    public Backoff withJitter(double newJitter) {
+    public Backoff withJitter(Jitter newJitter) {
         return new Backoff(bases, defaultBase, cap, multiplier, newJitter);
     }
 
@@ -78,9 +78,10 @@ public record Backoff(Map<ErrorCode, Duration> bases, Duration defaultBase, Dura
         long computed = (long) Math.min(exponential, cap.toMillis());
         String why = "backoff " + base.toMillis() + " ms x " + trim(multiplier) + "^" + attempt
                 + (exponential > cap.toMillis() ? ", capped at " + cap.toMillis() + " ms" : "");
-        if (jitter > 0) {
-            computed = Math.max(0, Math.round(computed * (1 + jitter * (2 * random.nextDouble() - 1))));
-            why += ", jittered";
+        if (jitter.kind() != Jitter.Kind.NONE) {
+            long spread = jitter.apply(computed, random.nextDouble());
+            why += ", " + jitter + " jitter " + jitter.min(computed) + "-" + jitter.max(computed) + " ms: " + spread + " ms";
+            computed = spread;
         }
         long providerMinimum = 0;
         String providerWhy = null;

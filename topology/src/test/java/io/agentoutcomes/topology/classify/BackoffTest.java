@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.classify;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RateLimitState;
@@ -77,13 +78,62 @@ class BackoffTest {
 
     @Test
     void jitterSpreadsWithinItsFractionAndIsOffByDefault() {
-        Backoff jittered = backoff.withJitter(0.2);
+        Backoff jittered = backoff.withJitter(Jitter.parse("0.2"));
         Random random = new Random(42);
         for (int i = 0; i < 1_000; i++) {
             long ms = jittered.delay(ErrorCode.LLM_TIMEOUT, 2, null, NOW, random).duration().toMillis();
             assertThat(ms).isBetween(3_200L, 4_800L);
         }
-        assertThat(backoff.jitter()).isZero();
+        assertThat(backoff.jitter()).isEqualTo(Jitter.NONE);
+        assertThat(backoff.delay(ErrorCode.LLM_TIMEOUT, 2, null, NOW, new Random()).why()).isEqualTo("backoff 1000 ms x 2^2");
+    }
+
+    /** Issue 33: full and equal jitter (the "exponential backoff and jitter" analysis), opt-in. */
+    @Test
+    void fullAndEqualJitterSpreadTheComputedDelayAndSayTheirRange() {
+        Backoff.Delay full = backoff.withJitter(Jitter.parse("full")).delay(ErrorCode.LLM_TIMEOUT, 2, null, NOW,
+                new FixedDraw(0.25));
+        assertThat(full.duration()).isEqualTo(Duration.ofMillis(1_000));
+        assertThat(full.why()).isEqualTo("backoff 1000 ms x 2^2, full jitter 0-4000 ms: 1000 ms");
+
+        Backoff.Delay equal = backoff.withJitter(Jitter.parse("EQUAL")).delay(ErrorCode.LLM_TIMEOUT, 2, null, NOW,
+                new FixedDraw(0.5));
+        assertThat(equal.duration()).isEqualTo(Duration.ofMillis(3_000));
+        assertThat(equal.why()).isEqualTo("backoff 1000 ms x 2^2, equal jitter 2000-4000 ms: 3000 ms");
+    }
+
+    @Test
+    void jitterNeverMakesARetryEarlierThanTheProvidersRetryAfter() {
+        RateLimitState retryAfter = RateLimitState.newBuilder().setRetryAfterMs(3_000L).build();
+        Backoff.Delay delay = backoff.withJitter(Jitter.parse("full")).delay(ErrorCode.LLM_TIMEOUT, 2, retryAfter, NOW,
+                new FixedDraw(0.0));
+        assertThat(delay.duration()).isEqualTo(Duration.ofMillis(3_000));
+        assertThat(delay.why()).isEqualTo("provider retry_after 3000 ms (over backoff 1000 ms x 2^2, full jitter 0-4000 ms: 0 ms)");
+    }
+
+    @Test
+    void jitterSettingsAreNoneFullEqualOrAFraction() {
+        assertThat(Jitter.parse("none")).isEqualTo(Jitter.NONE);
+        assertThat(Jitter.parse("0")).isEqualTo(Jitter.NONE);
+        assertThat(Jitter.parse(" Full ").kind()).isEqualTo(Jitter.Kind.FULL);
+        assertThat(Jitter.parse("0.1")).isEqualTo(new Jitter(Jitter.Kind.PROPORTIONAL, 0.1));
+        assertThat(Jitter.parse("0.1").toString()).isEqualTo("0.1");
+        assertThatThrownBy(() -> Jitter.parse("1.5")).hasMessage("a jitter fraction must be in 0..1, was 1.5");
+        assertThatThrownBy(() -> Jitter.parse("random")).hasMessage("'random' is not none, full, equal or a fraction 0..1");
+    }
+
+    /** A draw of the test's choosing. */
+    private static final class FixedDraw extends Random {
+        private final double draw;
+
+        FixedDraw(double draw) {
+            this.draw = draw;
+        }
+
+        @Override
+        public double nextDouble() {
+            return draw;
+        }
     }
 
     @Test
