@@ -121,9 +121,8 @@ public final class AgentOutcomesService implements AutoCloseable {
 
         if (config.embeddedRegistry()) {
             http.starting("starting the embedded schema registry");
-            TopicProvisioner.ensure(clientConfig,
-                    List.of(new TopicProvisioner.TopicSpec(SCHEMAS_TOPIC, 1, Topics.Cleanup.COMPACT)),
-                    config.replicationFactor());
+            TopicProvisioner.provision(clientConfig, List.of(new TopicProvisioner.TopicSpec(SCHEMAS_TOPIC, 1, Topics.Cleanup.COMPACT)),
+                    config.replicationFactor(), config.createTopics());
             KafkaSchemaStore store = new KafkaSchemaStore(SCHEMAS_TOPIC, clientConfig);
             resources.push(store);
             SchemaRegistryServer registry = listen(AgentOutcomesConfig.EMBEDDED_REGISTRY_PORT, config.embeddedRegistryPort(),
@@ -139,7 +138,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         serdeConfig.putAll(registryClientSettings());
         Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers().names());
         http.starting("creating topics");
-        TopicProvisioner.ensure(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor());
+        TopicProvisioner.provision(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor(),
+                config.createTopics());
         AvroSerdeConfig avroSerdeConfig = AvroSerdeConfig.from(serdeConfig);
         StartupWait.until(config.embeddedRegistry() ? "the embedded schema registry at " + registryUrl
                         : "the schema registry at " + avroSerdeConfig.newClient().describe() + " (schema.registry.url)",
@@ -153,8 +153,8 @@ public final class AgentOutcomesService implements AutoCloseable {
         Properties streamsProperties = StreamsProperties.of(config, clientConfig(), topics);
         streamsProperties.putIfAbsent(StreamsConfig.APPLICATION_SERVER_CONFIG, self.host() + ":" + self.port());
         Topology topology = AgentOutcomesTopology.build(topics, config.pipeline(), streamsProperties);
-        TopicProvisioner.ensure(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
-                config.partitions()), config.replicationFactor());
+        TopicProvisioner.provision(clientConfig, TopicProvisioner.internalTopicsOf(topology.describe(), config.applicationId(),
+                config.partitions()), config.replicationFactor(), config.createTopics());
         ServiceMeterRegistry meters = new ServiceMeterRegistry();
         resources.push(meters);
         PrometheusMeterRegistry metrics = meters.registry();

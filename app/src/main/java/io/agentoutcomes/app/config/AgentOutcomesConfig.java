@@ -44,6 +44,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
     public static final String APPLICATION_ID = "application.id";
     public static final String TOPIC_PREFIX = "topic.prefix";
+    public static final String TOPIC_CREATE = "topic.create";
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
     public static final String DATA_DIR = "data.dir";
@@ -127,6 +128,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
                     v -> (Integer) v == -1 || (Integer) v >= 1 && (Integer) v <= Short.MAX_VALUE,
                     (name, v) -> name + " must be -1 (broker default) or at least 1, was " + v),
                     "Replication factor of the topics the service creates; -1: the broker's default.")
+            .define(TOPIC_CREATE, Type.BOOLEAN, true, null, "Create the topics the service needs (its own, the Kafka Streams changelogs and repartition topics, _schemas) where they do not exist. false: only check they exist, and refuse to start naming every missing one (clusters whose topics are managed elsewhere: Strimzi's Topic Operator, ACLs without CREATE).")
             .define(DATA_DIR, Type.STRING, "data", null, "The embedded broker's log and the Kafka Streams state.")
             .define(HTTP_HOST, Type.STRING, "127.0.0.1", null, "Address of the HTTP server and the embedded registry.")
             .define(HTTP_PORT, Type.INT, 8080, Check.port(), "Port of the HTTP server (0: any free port).")

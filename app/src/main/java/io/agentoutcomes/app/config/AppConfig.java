@@ -35,6 +35,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param topicPrefix          prepended to every topic name
  * @param partitions           partitions of the topics the service creates
  * @param replicationFactor    replication factor of the topics it creates (-1: the broker's default)
+ * @param createTopics         whether it creates missing topics, or only checks they exist
  * @param dataDir              where the embedded broker's log and the streams state live
  * @param httpHost             address of the HTTP server (health)
  * @param httpPort             port of the HTTP server
@@ -65,6 +66,7 @@ public record AppConfig(
         String topicPrefix,
         int partitions,
         short replicationFactor,
+        boolean createTopics,
         Path dataDir,
         String httpHost,
         int httpPort,
@@ -187,7 +189,7 @@ public record AppConfig(
         return "AppConfig[bootstrapServers=" + bootstrapServers.orElse("(embedded)")
                 + ", schemaRegistryUrl=" + schemaRegistryUrl.map(AppConfig::withoutCredentials).orElse("(embedded)")
                 + ", applicationId=" + applicationId + ", topicPrefix=" + topicPrefix + ", partitions=" + partitions
-                + ", replicationFactor=" + replicationFactor + ", dataDir=" + dataDir + ", http=" + httpHost + ":" + httpPort
+                + ", replicationFactor=" + replicationFactor + ", createTopics=" + createTopics + ", dataDir=" + dataDir + ", http=" + httpHost + ":" + httpPort
                 + " (" + httpSecurity + ")"
                 + ", kafka=" + kafkaForDisplay() + "]";
     }

@@ -71,6 +71,47 @@ public final class TopicProvisioner {
     }
 
     /**
+     * The specs whose topics do not exist, or that the client's principal may not describe (with ACLs, a topic it
+     * cannot describe is one it cannot use): a check for clusters whose topics are created elsewhere.
+     */
+    public static List<TopicSpec> missing(Map<String, Object> adminConfig, List<TopicSpec> specs) {
+        try (Admin admin = Admin.create(adminConfig)) {
+            Set<String> existing = admin.listTopics().names().get();
+            return specs.stream().filter(s -> !existing.contains(s.name())).toList();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while listing topics", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("Could not list the topics: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** A topic as an operator creates it: {@code name (4 partitions, compact)}. */
+    public static String describe(TopicSpec spec) {
+        return spec.name() + " (" + spec.partitions() + " partitions, " + configsOf(spec).entrySet().stream()
+                .sorted(Map.Entry.comparingByKey()).map(e -> e.getKey() + "=" + e.getValue()).toList() + ")";
+    }
+
+    /**
+     * With {@code create}, {@link #ensure}; without, a refusal to start naming every topic that does not exist, as an
+     * operator would create it (topic.create=false: topics managed elsewhere).
+     */
+    public static void provision(Map<String, Object> adminConfig, List<TopicSpec> specs, short replicationFactor,
+                                 boolean create) {
+        if (create) {
+            ensure(adminConfig, specs, replicationFactor);
+            return;
+        }
+        List<TopicSpec> missing = missing(adminConfig, specs);
+        if (!missing.isEmpty()) {
+            throw new IllegalStateException("Refusing to start: topic.create=false and " + missing.size() + " of the "
+                    + "topics the service needs do not exist (or its principal may not describe them): "
+                    + String.join(", ", missing.stream().map(TopicProvisioner::describe).toList())
+                    + ". Create them, or set topic.create=true to have the service create them");
+        }
+    }
+
+    /**
      * Creates the topics that do not exist yet and waits until they are ready.
      *
      * @param replicationFactor -1 for the broker's default

@@ -9,7 +9,9 @@
  *   <li>{@code CrashRecoveryIT}: the service killed three times at random points under load;</li>
  *   <li>{@code BrokerFailoverIT}: one of three brokers (replication 3, min ISR 2) killed and restarted;</li>
  *   <li>{@code InstanceFailoverIT}: one of two instances killed (state, pending retries, interactive queries);</li>
- *   <li>{@code HostileCorpusIT}: the cases of {@code HostileCorpus} interleaved with good records.</li>
+ *   <li>{@code HostileCorpusIT}: the cases of {@code HostileCorpus} interleaved with good records;</li>
+ *   <li>{@code SecuredClusterIT}: the service over {@code SASL_SSL} and mutual TLS with only the documented ACLs, and
+ *   {@code topic.create=false} refusing to start on missing topics.</li>
  * </ul>
  *
  * <p>One scenario: {@code ./mvnw -B -pl app -am verify -Dtest=NoSuchTest -Dsurefire.failIfNoSpecifiedTests=false
