@@ -14,6 +14,7 @@ import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,6 +32,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import org.apache.kafka.common.acl.AclBinding;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -135,7 +137,8 @@ class ManagedKafkaFootprintTest {
     }
 
     private static Set<String> operations(String list) {
-        return Arrays.stream(list.split(",")).map(String::trim).map(op -> op.toLowerCase(Locale.ROOT)).collect(Collectors.toCollection(TreeSet::new));
+        return Arrays.stream(list.split(",")).map(op -> op.trim().toLowerCase(Locale.ROOT).replace("-", "").replace("_", ""))
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** The page's ACL table with the examples' topic.prefix and the default application.id written in. */
@@ -165,13 +168,36 @@ class ManagedKafkaFootprintTest {
                 assertThat(granted("Topic", topic)).as("%s: Kafka Streams purges it", topic).contains("delete");
             }
         });
-        assertThat(granted("Group", config.applicationId())).containsExactly("read");
+        assertThat(granted("Group", config.applicationId())).containsExactlyInAnyOrder("read", "describe");
         for (String transactionalId : List.of(config.applicationId() + "-" + UUID.randomUUID() + "-1",
                 (String) redrive.get(new Redrive(Map.of(), topics(config), config.applicationId(), Clock.systemUTC())),
                 KafkaSchemaStore.transactionalId(AgentOutcomesService.SCHEMAS_TOPIC))) {
             assertThat(granted("TransactionalId", transactionalId)).as(transactionalId).containsExactlyInAnyOrder("write", "describe");
         }
         assertThat(aclTable()).extracting(Acl::type).doesNotContain("Cluster");
+    }
+
+    /** The ACLs SecuredClusterIT grants, and nothing else, for the service to work over SASL_SSL and mutual TLS. */
+    @Test
+    void theAclTableIsTheListSecuredClusterItGrantsAndProves() throws Exception {
+        Method documented = Class.forName("io.agentoutcomes.app.faults.SecuredClusterIT")
+                .getDeclaredMethod("documentedAcls", String.class, String.class, String.class);
+        documented.setAccessible(true);
+        Map<String, Acl> proven = new TreeMap<>();
+        for (Object granted : (List<?>) documented.invoke(null, "agent-outcomes", APPLICATION_ID, PREFIX)) {
+            AclBinding binding = (AclBinding) granted;
+            String type = switch (binding.pattern().resourceType()) {
+                case TOPIC -> "Topic";
+                case GROUP -> "Group";
+                case TRANSACTIONAL_ID -> "TransactionalId";
+                default -> throw new AssertionError("unexpected " + binding);
+            };
+            String key = type + " " + binding.pattern().name() + " " + binding.pattern().patternType();
+            proven.computeIfAbsent(key, k -> new Acl(type, binding.pattern().name(), binding.pattern().patternType().name(),
+                    new TreeSet<>())).operations().addAll(operations(binding.entry().operation().name()));
+        }
+
+        assertThat(aclTable()).containsExactlyInAnyOrderElementsOf(proven.values());
     }
 
     private static String typeOf(String strimziType) {
