@@ -81,12 +81,23 @@ final class StartupWait {
         return Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds();
     }
 
-    /** The innermost message, without the wrapping of futures. */
+    /**
+     * The first message, without the wrapping of futures, and the root cause's when it is another exception's: a Kafka
+     * client that cannot be created says only "Failed to create new KafkaAdminClient", its reason in the cause.
+     */
     private static String cause(Throwable e) {
         Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
         while (cause.getCause() != null && cause.getCause() != cause && cause.getMessage() == null) {
             cause = cause.getCause();
         }
-        return cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        Throwable root = cause;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return described(cause) + (root == cause || root.getMessage() == null ? "" : ", caused by " + described(root));
+    }
+
+    private static String described(Throwable e) {
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 }
