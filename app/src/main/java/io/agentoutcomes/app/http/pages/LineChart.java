@@ -58,7 +58,9 @@ final class LineChart {
             svg.append(String.format(Locale.ROOT, "<text class=\"y-label\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
                     LEFT - 6, y + 4, Html.escape(label)));
         }
-        svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\">%s</text>", LEFT, time(minX)));
+        // under its point: at the left edge, or in the middle when every point is of one window
+        svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\"%s>%s</text>", x(minX, minX, maxX),
+                maxX == minX ? " text-anchor=\"middle\"" : "", time(minX)));
         if (maxX > minX && !time(maxX).equals(time(minX))) {
             // Under the last point: each point is drawn at its window's start, and so labelled.
             svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\" text-anchor=\"end\">%s</text>",

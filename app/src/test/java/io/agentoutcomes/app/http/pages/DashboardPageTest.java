@@ -59,7 +59,8 @@ class DashboardPageTest {
         String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini",
                 List.of(point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.0125", 218_946)))),
                 m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
-        assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok", "10:00");
+        assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok",
+                "<text class=\"x-label\" x=\"308\" y=\"208\" text-anchor=\"middle\">10:00</text>");
     }
 
     @Test
