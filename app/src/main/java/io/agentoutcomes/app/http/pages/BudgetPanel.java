@@ -41,9 +41,18 @@ final class BudgetPanel {
                     .append(Html.escape(Instant.ofEpochMilli(period.getStart()).toString())).append("</td><td>")
                     .append(DashboardPage.dollars(spend.doubleValue())).append("</td><td>")
                     .append(DashboardPage.dollars(budget.limitUsd().doubleValue())).append("</td><td")
-                    .append(period.getExhausted() ? " class=\"exhausted\"" : "").append(">").append(used).append(" %</td><td>")
+                    .append(period.getExhausted() ? " class=\"exhausted\"" : "").append(">").append(progress(used)).append(used)
+                    .append(" %</td><td>")
                     .append(period.getCrossed().isEmpty() ? "—" : Html.escape(period.getCrossed() + " %")).append("</td></tr>");
         }
         return table.append("</table>").toString();
+    }
+
+    /** A bar of the share used, full at 100 % and beyond (red from 100 %, amber from 80 %). */
+    static String progress(BigDecimal used) {
+        int width = Math.min(100, Math.max(0, used.intValue()));
+        String colour = used.intValue() >= 100 ? "#c62828" : used.intValue() >= 80 ? "#ef6c00" : "#2e7d32";
+        return "<span class=\"progress\" title=\"" + used + " % of the limit\"><span style=\"width:" + width
+                + "%;background:" + colour + "\"></span></span>";
     }
 }

@@ -1,18 +1,15 @@
 package io.agentoutcomes.app.http.pages;
 
-import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.app.http.query.AnalyticsQueries.Series;
-import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.BudgetState;
+import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -51,9 +48,8 @@ public final class DashboardPage {
                                 List<JobReplayState> recentJobs, List<ProviderState> providers, List<BudgetState> budgets,
                                 BudgetSettings budgetSettings) {
         StringBuilder html = Html.head("agent-outcomes")
-                .append("<h1>agent-outcomes</h1><p class=\"muted\">Cost, tokens and retries of the agent fleet. ")
-                .append("<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a> · <a href=\"/metrics\">/metrics</a> · ")
-                .append("<a href=\"/ui/jobs\">jobs</a></p>");
+                .append("<h1>agent-outcomes</h1>").append(Html.NAV)
+                .append("<p class=\"muted\">Cost, tokens and retries of the agent fleet.</p>");
         if (costByModel.isEmpty() && totalsByAgent.isEmpty() && recentJobs.isEmpty() && providers.isEmpty() && budgets.isEmpty()) {
             // One card says how to send data; the charts come when there is something to draw.
             return html.append("<div class=\"card\" id=\"empty-state\"><h2>Nothing received yet</h2>").append(HOW_TO_SEND)
@@ -68,14 +64,16 @@ public final class DashboardPage {
                 lineChart(models, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
         html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(models, m -> m.getTotalTokens(),
                 v -> count(v) + " tok")));
+        html.append(card("Total cost per model, the windows above", "model-totals", barChart(modelTotals(models),
+                AgentMetrics::getModel, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
         // Part of the tokens above, drawn apart: thinking a model was billed for without it showing in the answer.
         html.append(card("Reasoning tokens per model, per minute", "reasoning-chart", lineChart(models,
                 m -> m.getReasoningTokens(), v -> count(v) + " tok")));
         List<AgentMetrics> agents = new ArrayList<>();
         totalsByAgent.forEach(series -> agents.addAll(series.points()));
-        html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents,
+        html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents, AgentMetrics::getAgentId,
                 m -> m.getAttempts() == 0 ? 0 : (double) m.getRetries() / m.getAttempts(), v -> String.format(Locale.ROOT, "%.0f %%", v * 100))));
-        html.append(card("Dead letters per agent", "dead-letter-chart", barChart(agents,
+        html.append(card("Dead letters per agent", "dead-letter-chart", barChart(agents, AgentMetrics::getAgentId,
                 m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), DashboardPage::count)));
         html.append(card("Slowest agents (p99 duration)", "slowest", table(agents,
                 Comparator.comparing((AgentMetrics m) -> m.getDurationP99Ms() == null ? -1 : m.getDurationP99Ms()).reversed(),
@@ -103,70 +101,9 @@ public final class DashboardPage {
         return "<div class=\"card\" id=\"" + id + "\"><h2>" + Html.escape(title) + "</h2>" + body + "</div>";
     }
 
-    /** One line per series over its windows, a dot on every point (so one point shows), axes with units. */
-    static String lineChart(List<Series> series, ToDoubleFunction<AgentMetrics> value,
-                            DoubleFunction<String> unit) {
-        if (series.isEmpty()) {
-            return EMPTY;
-        }
-        long minX = Long.MAX_VALUE;
-        long maxX = Long.MIN_VALUE;
-        double maxY = 0;
-        for (Series s : series) {
-            for (AgentMetrics point : s.points()) {
-                long x = point.getWindowStart() == null ? 0 : point.getWindowStart();
-                minX = Math.min(minX, x);
-                maxX = Math.max(maxX, x);
-                maxY = Math.max(maxY, value.applyAsDouble(point));
-            }
-        }
-        double left = 78;
-        double width = 460;
-        double top = 10;
-        double height = 170;
-        double spanY = maxY <= 0 ? 1 : maxY;
-        StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 215\" width=\"100%\" role=\"img\">");
-        for (int tick = 0; tick <= 2; tick++) {
-            double y = top + height - tick * height / 2;
-            svg.append(String.format(Locale.ROOT, "<line class=\"grid\" x1=\"%.0f\" y1=\"%.1f\" x2=\"%.0f\" y2=\"%.1f\" stroke=\"%s\"/>",
-                    left, y, left + width, y, tick == 0 ? "#999" : "#eee"));
-            svg.append(String.format(Locale.ROOT, "<text class=\"y-label\" x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-                    left - 6, y + 4, Html.escape(unit.apply(spanY * tick / 2))));
-        }
-        svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\">%s</text>", left, time(minX)));
-        if (maxX > minX) {
-            // Under the last point: each point is drawn at its window's start, and so labelled.
-            svg.append(String.format(Locale.ROOT, "<text class=\"x-label\" x=\"%.0f\" y=\"208\" text-anchor=\"end\">%s</text>",
-                    left + width, time(maxX)));
-        }
-        StringBuilder legend = new StringBuilder("<div class=\"legend\">");
-        for (int i = 0; i < series.size(); i++) {
-            Series s = series.get(i);
-            String colour = PALETTE[i % PALETTE.length];
-            StringBuilder points = new StringBuilder();
-            StringBuilder dots = new StringBuilder();
-            for (AgentMetrics point : s.points()) {
-                long x = point.getWindowStart() == null ? 0 : point.getWindowStart();
-                double px = maxX == minX ? left + width / 2 : left + (double) (x - minX) / (maxX - minX) * width;
-                double v = value.applyAsDouble(point);
-                double py = top + height - v / spanY * height;
-                points.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-                dots.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\">"
-                        + "<title>%s %s: %s</title></circle>", px, py, colour, Html.escape(s.name()),
-                        time(x), Html.escape(unit.apply(v))));
-            }
-            svg.append("<polyline class=\"series\" data-series=\"").append(Html.escape(s.name()))
-                    .append("\" fill=\"none\" stroke-width=\"2\" stroke=\"").append(colour).append("\" points=\"")
-                    .append(points.toString().trim()).append("\"/>").append(dots);
-            legend.append("<span><i class=\"swatch\" style=\"background:").append(colour).append("\"></i>")
-                    .append(Html.escape(s.name())).append("</span>");
-        }
-        return svg.append("</svg>").toString() + legend.append(" <span class=\"muted\">per 1-minute window, UTC</span></div>");
-    }
-
-    private static String time(long epochMillis) {
-        return DateTimeFormatter.ofPattern("HH:mm").withZone(ZoneOffset.UTC)
-                .format(Instant.ofEpochMilli(epochMillis));
+    /** One line per series over its windows ({@link LineChart}), at the wall clock's time. */
+    static String lineChart(List<Series> series, ToDoubleFunction<AgentMetrics> value, DoubleFunction<String> unit) {
+        return LineChart.render(series, value, unit, System.currentTimeMillis());
     }
 
     /** US dollars: cents from a dollar up, three significant digits below. */
@@ -185,11 +122,30 @@ public final class DashboardPage {
         return String.format(Locale.ROOT, "%,.0f", value);
     }
 
+    /** Each model's windows summed: its cost and tokens over the span the line charts show. */
+    static List<AgentMetrics> modelTotals(List<Series> models) {
+        List<AgentMetrics> totals = new ArrayList<>();
+        for (Series model : models) {
+            BigDecimal cost = BigDecimal.ZERO;
+            long tokens = 0;
+            for (AgentMetrics window : model.points()) {
+                cost = cost.add(window.getCostTotal());
+                tokens += window.getTotalTokens();
+            }
+            AgentMetrics total = AgentMetrics.newBuilder(model.points().get(0)).setModel(model.name()).setCostTotal(cost)
+                    .setTotalTokens(tokens).build();
+            totals.add(total);
+        }
+        totals.sort(Comparator.comparing(AgentMetrics::getCostTotal).reversed());
+        return totals;
+    }
+
     /**
-     * One horizontal bar per agent, for at most {@value #MAX_BARS} agents: past that the ones with the largest values,
-     * in their order, and a line saying how many are not drawn (20 000 agents made a page of 20 000 bars per chart).
+     * One horizontal bar per agent (or per model: {@code name} says which), for at most {@value #MAX_BARS}: past that
+     * the ones with the largest values, in their order, and a line saying how many are not drawn (20 000 agents made a
+     * page of 20 000 bars per chart).
      */
-    static String barChart(List<AgentMetrics> all, ToDoubleFunction<AgentMetrics> value,
+    static String barChart(List<AgentMetrics> all, Function<AgentMetrics, String> name, ToDoubleFunction<AgentMetrics> value,
                            DoubleFunction<String> label) {
         if (all.isEmpty()) {
             return EMPTY;
@@ -211,11 +167,12 @@ public final class DashboardPage {
             // a zero still draws a sliver, so every agent has a mark; its label says 0
             double w = Math.max(2, max <= 0 ? 0 : v / max * 330);
             int y = i * 26 + 4;
-            svg.append("<text x=\"0\" y=\"").append(y + 14).append("\">").append(Html.escape(agent.getAgentId()))
-                    .append("</text><rect class=\"bar\" data-agent=\"").append(Html.escape(agent.getAgentId()))
+            String named = name.apply(agent);
+            svg.append("<text x=\"0\" y=\"").append(y + 14).append("\">").append(Html.escape(named))
+                    .append("</text><rect class=\"bar\" data-agent=\"").append(Html.escape(named))
                     .append("\" x=\"150\" y=\"").append(y).append("\" height=\"18\" width=\"")
                     .append(String.format(Locale.ROOT, "%.1f", w)).append("\" fill=\"").append(PALETTE[0])
-                    .append("\"/><text class=\"value\" data-agent=\"").append(Html.escape(agent.getAgentId()))
+                    .append("\"/><text class=\"value\" data-agent=\"").append(Html.escape(named))
                     .append("\" x=\"").append(String.format(Locale.ROOT, "%.1f", 156 + w)).append("\" y=\"")
                     .append(y + 14).append("\">").append(label.apply(v)).append("</text>");
         }

@@ -28,10 +28,18 @@ final class Html {
             .tick:first-child{transform:none} .tick:last-child{transform:translateX(-100%)}
             ol.steps{padding-left:1.2rem} ol.steps li{margin:.5rem 0}
             details{border:1px solid #ddd;border-radius:.3rem;padding:.4rem .7rem} summary{cursor:pointer;font-weight:600}
+            .progress{display:inline-block;width:5rem;height:.6rem;background:#eee;border-radius:.3rem;margin-right:.4rem;vertical-align:middle;overflow:hidden}
+            .progress span{display:block;height:100%}
+            nav.pages{margin:.2rem 0 1rem;font-size:.9rem} nav.pages a{margin-right:1rem}
+            tr.stopping td{background:#fdecea} tr.stopping td:first-child{border-left:3px solid #c62828}
             """;
 
     private Html() {
     }
+
+    /** The links between the pages: the dashboard, the jobs list, the analytics API and the metrics. */
+    static final String NAV = "<nav class=\"pages\"><a href=\"/\">Dashboard</a><a href=\"/ui/jobs\">Jobs</a>"
+            + "<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a><a href=\"/metrics\">/metrics</a></nav>";
 
     /** The start of a page: its title and the stylesheet, up to the open body. */
     static StringBuilder head(String title) {

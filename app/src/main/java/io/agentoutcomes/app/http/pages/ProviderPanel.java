@@ -20,11 +20,12 @@ final class ProviderPanel {
             return "<p class=\"muted empty\">No provider seen yet.</p>";
         }
         StringBuilder table = new StringBuilder("<table id=\"providers-table\"><tr><th>Provider / model</th><th>Circuit</th>"
-                + "<th>Held retries</th><th>Request budget</th><th>Opened</th></tr>");
+                + "<th>Held retries</th><th>Paced (released after a hold)</th><th>Request budget</th><th>Opened</th></tr>");
         for (ProviderState scope : scopes) {
             table.append("<tr><td>").append(Html.escape(scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel())))
                     .append("</td><td class=\"circuit-").append(scope.getCircuit().name().toLowerCase(Locale.ROOT)).append("\">")
-                    .append(circuit(scope)).append("</td><td>").append(scope.getHeld()).append("</td><td>")
+                    .append(circuit(scope)).append("</td><td>").append(scope.getHeld()).append("</td><td>").append(scope.getPaced())
+                    .append("</td><td>")
                     .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
         }
         return table.append("</table>").toString();
@@ -46,11 +47,15 @@ final class ProviderPanel {
         }
         StringBuilder text = new StringBuilder();
         for (RequestBudget budget : budgets) {
+            // The limit, then whether it holds retries now: the bucket holds at most one check's burst, so a count of
+            // what it holds ("0 of 500") read as exhausted while retries flowed at the limit's pace.
             text.append(text.length() == 0 ? "" : "<br>").append(Html.escape(budget.getWindow())).append(": ")
-                    .append((long) Math.floor(Math.max(0, budget.getTokens())))
-                    .append(budget.getLimit() == null ? "" : " of " + budget.getLimit() + " per " + budget.getLengthMs() / 1000 + " s");
+                    .append(budget.getLimit() == null ? "no limit given" : budget.getLimit() + " per " + budget.getLengthMs() / 1000 + " s");
             if (budget.getBlockedUntil() > now) {
-                text.append(", none until ").append(Html.escape(Instant.ofEpochMilli(budget.getBlockedUntil()).toString()));
+                text.append(", <span class=\"exhausted\">exhausted until ")
+                        .append(Html.escape(Instant.ofEpochMilli(budget.getBlockedUntil()).toString())).append("</span>");
+            } else {
+                text.append(", retries paced to it");
             }
         }
         return text.toString();

@@ -25,7 +25,7 @@ public final class TimelinePage {
     /** The timeline page of one job. */
     public static String job(JobReplayState state) {
         StringBuilder html = Html.head("Job " + state.getJobId() + " · agent-outcomes");
-        html.append("<p><a href=\"/ui/jobs\">All jobs</a></p>");
+        html.append(Html.NAV);
         html.append("<h1>Job ").append(Html.escape(state.getJobId())).append("</h1>");
         html.append("<p class=\"muted\">Status <span class=\"status\" id=\"job-status\" style=\"background:")
                 .append(JobStatusView.of(state).colour()).append("\">").append(JobStatusView.of(state).label())
@@ -63,7 +63,9 @@ public final class TimelinePage {
                     .append("<table><tr><th>Attempt</th><th>Result type</th><th>Reason</th><th>Duration</th><th>Span</th>")
                     .append("<th>Parent span</th><th>Finished</th><th>Stop</th></tr>");
             for (NodeAttempt attempt : node.getAttempts()) {
-                html.append("<tr><td>").append(attempt.getAttempt()).append("</td><td>")
+                // the attempt the pipeline stopped the node at, coloured apart from the ones it retried
+                html.append(attempt.getStopReason() == null ? "<tr><td>" : "<tr class=\"stopping\"><td>")
+                        .append(attempt.getAttempt()).append("</td><td>")
                         .append(attempt.getResultType().name().toLowerCase(Locale.ROOT))
                         .append(attempt.getResultTypeMissing() ? " (no result_type)" : "").append("</td><td>")
                         .append(attempt.getReason() == null ? "—" : Html.escape(attempt.getReason())).append("</td><td>")
@@ -87,7 +89,7 @@ public final class TimelinePage {
     /** The list of recent jobs. */
     public static String jobs(List<JobReplayState> jobs) {
         StringBuilder html = Html.head("Jobs · agent-outcomes");
-        html.append("<h1>Recent jobs</h1>");
+        html.append("<h1>Recent jobs</h1>").append(Html.NAV);
         if (jobs.isEmpty()) {
             return html.append("<p class=\"muted\">No jobs yet: publish node_finished events to see them here.</p></body></html>")
                     .toString();

@@ -39,7 +39,7 @@ class DashboardPageTest {
             agents.add(agent);
         }
 
-        String svg = DashboardPage.barChart(agents, m -> m.getTotalTokens(), DashboardPage::count);
+        String svg = DashboardPage.barChart(agents, AgentMetrics::getAgentId, m -> m.getTotalTokens(), DashboardPage::count);
 
         Matcher bar = Pattern.compile("<rect class=\"bar\" data-agent=\"([^\"]+)\"").matcher(svg);
         List<String> drawn = new ArrayList<>();
@@ -59,7 +59,8 @@ class DashboardPageTest {
         String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini",
                 List.of(point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.0125", 218_946)))),
                 m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok");
-        assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok", "10:00");
+        assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok",
+                "<text class=\"x-label\" x=\"308\" y=\"208\" text-anchor=\"middle\">10:00</text>");
     }
 
     @Test
@@ -104,7 +105,8 @@ class DashboardPageTest {
 
         assertThat(page).contains("<h2>Budgets: spend this period</h2>").contains("<table id=\"budgets-table\">")
                 .contains("<tr><td>daily</td><td>agent a1</td><td>day from 2026-03-01T00:00:00Z</td><td>$0.85</td><td>$1.00</td>"
-                        + "<td>85 %</td><td>[50, 80] %</td></tr>");
+                        + "<td><span class=\"progress\" title=\"85 % of the limit\"><span style=\"width:85%;background:#ef6c00\">"
+                        + "</span></span>85 %</td><td>[50, 80] %</td></tr>");
     }
 
     @Test
@@ -127,5 +129,69 @@ class DashboardPageTest {
 
         assertThat(page.split("agent-results-json", -1)).hasSize(2);
         assertThat(page).doesNotContain("id=\"cost-chart\"", "No data yet.");
+    }
+
+    private static List<String> all(String regex, String text) {
+        Matcher matcher = Pattern.compile(regex).matcher(text);
+        List<String> found = new ArrayList<>();
+        while (matcher.find()) {
+            found.add(matcher.group(1));
+        }
+        return found;
+    }
+
+    /** Issue 32: a minute without a window is a gap in the line, not a line drawn through it. */
+    @Test
+    void aLineBreaksWhereAMinuteHasNoWindow() {
+        Instant ten = Instant.parse("2026-01-01T10:00:00Z");
+        String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m", ten, "0.01", 100),
+                point("m", ten.plusSeconds(60), "0.01", 200), point("m", ten.plusSeconds(300), "0.01", 300)))),
+                m -> m.getTotalTokens(), v -> DashboardPage.count(v) + " tok", ten.plusSeconds(3_600).toEpochMilli());
+
+        assertThat(all("<polyline class=\"series\" data-series=\"m\"[^>]* points=\"([^\"]*)\"", svg))
+                .containsExactly("78.0,123.3 170.0,66.7", "538.0,10.0");
+        assertThat(svg).doesNotContain("open-window");
+    }
+
+    /** Issue 32: the window still open is marked, its dot hollow: its figures still grow. */
+    @Test
+    void theOpenWindowIsMarked() {
+        Instant ten = Instant.parse("2026-01-01T10:00:00Z");
+        String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m", ten, "0.01", 100),
+                point("m", ten.plusSeconds(60), "0.01", 200)))), m -> m.getTotalTokens(),
+                v -> DashboardPage.count(v) + " tok", ten.plusSeconds(90).toEpochMilli());
+
+        assertThat(svg).contains("<rect class=\"open-window\"", ">open</text>",
+                "<circle class=\"point open\" cx=\"538.0\"", "<title>m 10:01: 200 tok (open)</title>");
+        assertThat(all("<circle class=\"(point[^\"]*)\"", svg)).containsExactly("point", "point open");
+    }
+
+    /** Issue 32: the y axis on round steps, each label once. */
+    @Test
+    void theYAxisHasRoundTicksAndNoLabelTwice() {
+        assertThat(LineChart.ticks(218_946)).containsExactly(0.0, 100_000.0, 200_000.0, 300_000.0);
+        assertThat(LineChart.ticks(0.0123)).containsExactly(0.0, 0.005, 0.01, 0.015);
+        assertThat(LineChart.ticks(3)).containsExactly(0.0, 1.0, 2.0, 3.0);
+        assertThat(LineChart.ticks(0)).containsExactly(0.0, 1.0);
+        String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m",
+                Instant.parse("2026-01-01T10:00:00Z"), "0.01", 1)))), m -> m.getTotalTokens(),
+                v -> DashboardPage.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
+        assertThat(all("class=\"y-label\"[^>]*>([^<]*)<", svg)).containsExactly("0 tok", "1 tok");
+    }
+
+    /** Issue 32: each model's total over the windows drawn, as bars, the most expensive first. */
+    @Test
+    void totalsByModelAreBars() {
+        Instant ten = Instant.parse("2026-01-01T10:00:00Z");
+        String page = DashboardPage.render(List.of(
+                new AnalyticsQueries.Series("cheap", List.of(point("cheap", ten, "0.01", 100), point("cheap", ten.plusSeconds(60), "0.02", 100))),
+                new AnalyticsQueries.Series("dear", List.of(point("dear", ten, "0.50", 10)))),
+                List.of(), List.of(), List.of(), List.of(), List.of(), BudgetSettings.none());
+
+        Matcher card = Pattern.compile("id=\"model-totals\"><h2>([^<]*)</h2>(.*?)</div>").matcher(page);
+        assertThat(card.find()).isTrue();
+        assertThat(all("<rect class=\"bar\" data-agent=\"([^\"]+)\"", card.group(2))).containsExactly("dear", "cheap");
+        assertThat(all("<text class=\"value\"[^>]*>([^<]*)<", card.group(2))).containsExactly("$0.5", "$0.03");
+        assertThat(page).contains("<nav class=\"pages\"><a href=\"/\">Dashboard</a><a href=\"/ui/jobs\">Jobs</a>");
     }
 }

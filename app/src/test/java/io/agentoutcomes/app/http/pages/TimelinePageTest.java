@@ -31,6 +31,12 @@ class TimelinePageTest {
         assertThat(html).contains(">failed</span>");
         assertThat(html).contains("Node n1 · retryable_failure · stopped: retry_limit</summary>");
         assertThat(html).contains("<th>Stopped by the pipeline</th><td class=\"stop-reason\">retry_limit</td>");
+        // the attempt it was stopped at is coloured apart from the four it retried (issue 32)
+        assertThat(html.split("<tr class=\"stopping\"><td>", -1)).hasSize(2);
+        assertThat(html).contains("<tr class=\"stopping\"><td>4</td>").contains("<tr><td>3</td>");
+        // and the page links back to the dashboard and the jobs list
+        assertThat(html).contains("<nav class=\"pages\"><a href=\"/\">Dashboard</a><a href=\"/ui/jobs\">Jobs</a>");
+        assertThat(TimelinePage.jobs(List.of(state))).contains("<a href=\"/\">Dashboard</a>", "<a href=\"/ui/jobs/job-1\">");
     }
 
     private static JobReplayState job(NodeFinished... events) {
