@@ -18,7 +18,8 @@ import java.util.function.Supplier;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
- * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters}, {@link RetryScheduleMeters},
+ * {@code GET /metrics}, in Prometheus text format: the domain meters ({@link DomainMeters} and the GenAI conventions'
+ * {@link GenAiClientMeters} read from the same totals, {@link RetryScheduleMeters},
  * {@link ProviderGateMeters}, {@link BudgetMeters}, {@link RejectionMeters}, {@link ClockSkewMeters}), Kafka Streams'
  * own metrics (the pipeline's sensors among them: rejected input, duplicates, ignored failures; {@link KafkaStreamsMeters},
  * as finely as {@code metrics.kafka.detail} says) and the JVM's, all on one registry.
@@ -28,6 +29,7 @@ public final class MetricsRoute {
 
     private final PrometheusMeterRegistry registry;
     private final DomainMeters domainMeters;
+    private final GenAiClientMeters genAiMeters;
     private final RetryScheduleMeters retryMeters;
     private final ProviderGateMeters providerMeters;
     private final BudgetMeters budgetMeters;
@@ -44,6 +46,7 @@ public final class MetricsRoute {
         PricingMeters.register(registry, streams);
         ClockSkewMeters.register(registry, streams);
         this.domainMeters = new DomainMeters(registry, totals, analytics.maxLabelSets(), analytics.dimensions());
+        this.genAiMeters = new GenAiClientMeters(registry);
         this.retryMeters = new RetryScheduleMeters(registry, streams);
         this.providerMeters = new ProviderGateMeters(registry, streams);
         this.budgetMeters = new BudgetMeters(registry, streams, budgets);
@@ -85,7 +88,7 @@ public final class MetricsRoute {
     }
 
     private String readAll() {
-        domainMeters.refresh();
+        domainMeters.refresh().ifPresent(genAiMeters::refresh);
         retryMeters.refresh();
         providerMeters.refresh();
         budgetMeters.refresh();
