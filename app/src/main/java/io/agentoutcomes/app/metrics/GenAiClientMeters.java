@@ -11,6 +11,8 @@ import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,8 @@ import java.util.function.Supplier;
 public final class GenAiClientMeters {
     static final String TOKEN_USAGE = "gen_ai_client_token_usage";
     static final String OPERATION_DURATION = "gen_ai_client_operation_duration_seconds";
+    static final String TOKEN_USAGE_OTEL = "gen_ai.client.token.usage";
+    static final String OPERATION_DURATION_OTEL = "gen_ai.client.operation.duration";
 
     private volatile HistogramSnapshot tokenUsage = HistogramSnapshot.builder().name(TOKEN_USAGE).build();
     private volatile HistogramSnapshot durations = HistogramSnapshot.builder().name(OPERATION_DURATION).build();
@@ -56,66 +60,99 @@ public final class GenAiClientMeters {
         });
     }
 
+    /** One series of one of the histograms: its attributes (the conventions' names, dotted), buckets and sum. */
+    record Series(String otelName, Map<String, String> attributes, double[] bounds, long[] counts, double sum) {
+    }
+
+    /** Where the series are pushed as well, over OTLP ({@code metrics.otlp.url}); null: nowhere. */
+    private volatile OtlpPush push;
+
+    void pushTo(OtlpPush push) {
+        this.push = push;
+    }
+
     /** The series afresh from the capped totals the domain meters just read. */
     void refresh(Collection<AgentMetrics> capped) {
-        Map<Labels, Map<String, Long>> byLabels = new TreeMap<>();
+        Map<Map<String, String>, Map<String, Long>> byAttributes = new TreeMap<>(GenAiClientMeters::compare);
         for (AgentMetrics m : capped) {
-            Map<String, Long> into = byLabels.computeIfAbsent(labels(m), l -> new TreeMap<>());
+            Map<String, Long> into = byAttributes.computeIfAbsent(attributes(m), l -> new TreeMap<>());
             m.getGenAiHistograms().forEach((key, value) -> into.merge(key, value, Long::sum));
         }
-        HistogramSnapshot.Builder tokens = HistogramSnapshot.builder().name(TOKEN_USAGE)
-                .help("Number of input and output tokens used, per result (OpenTelemetry gen_ai.client.token.usage, {token})");
-        HistogramSnapshot.Builder duration = HistogramSnapshot.builder().name(OPERATION_DURATION).unit(Unit.SECONDS)
-                .help("GenAI operation duration, per result that reports one (OpenTelemetry gen_ai.client.operation.duration)");
-        byLabels.forEach((labels, histograms) -> {
+        List<Series> tokens = new ArrayList<>();
+        List<Series> durations = new ArrayList<>();
+        byAttributes.forEach((attributes, histograms) -> {
             for (String type : GenAiHistograms.TOKEN_TYPES) {
-                point(histograms, GenAiHistograms.TOKEN, GenAiHistograms.TOKEN_SUM, type, GenAiHistograms.TOKEN_BOUNDS, 1)
-                        .map(p -> p.labels(labels.add(label(GenAiConventions.TOKEN_TYPE), type)).build())
-                        .ifPresent(tokens::dataPoint);
+                series(TOKEN_USAGE_OTEL, histograms, GenAiHistograms.TOKEN, GenAiHistograms.TOKEN_SUM, type,
+                        GenAiHistograms.TOKEN_BOUNDS, 1, with(attributes, GenAiConventions.TOKEN_TYPE, type))
+                        .ifPresent(tokens::add);
             }
             histograms.keySet().stream().filter(key -> key.startsWith(GenAiHistograms.DURATION_MS + '|'))
                     .map(key -> key.substring(GenAiHistograms.DURATION_MS.length() + 1)).toList().forEach(errorType ->
-                            point(histograms, GenAiHistograms.DURATION, GenAiHistograms.DURATION_MS, errorType,
-                                    GenAiHistograms.DURATION_BOUNDS_MS, 1000)
-                                    .map(p -> p.labels(errorType.isEmpty() ? labels
-                                            : labels.add(label(GenAiConventions.ERROR_TYPE), errorType)).build())
-                                    .ifPresent(duration::dataPoint));
+                            series(OPERATION_DURATION_OTEL, histograms, GenAiHistograms.DURATION, GenAiHistograms.DURATION_MS,
+                                    errorType, GenAiHistograms.DURATION_BOUNDS_MS, 1000, errorType.isEmpty() ? attributes
+                                            : with(attributes, GenAiConventions.ERROR_TYPE, errorType))
+                                    .ifPresent(durations::add));
         });
-        tokenUsage = tokens.build();
-        durations = duration.build();
+        tokenUsage = snapshot(HistogramSnapshot.builder().name(TOKEN_USAGE)
+                .help("Number of input and output tokens used, per result (OpenTelemetry gen_ai.client.token.usage, {token})"),
+                tokens);
+        this.durations = snapshot(HistogramSnapshot.builder().name(OPERATION_DURATION).unit(Unit.SECONDS)
+                .help("GenAI operation duration, per result that reports one (OpenTelemetry gen_ai.client.operation.duration)"),
+                durations);
+        OtlpPush target = push;
+        if (target != null) {
+            List<Series> all = new ArrayList<>(tokens);
+            all.addAll(durations);
+            target.set(all);
+        }
     }
 
-    /** One series' point from the kept buckets and sum, its bounds divided by {@code unit}; empty when it counted none. */
-    private static Optional<HistogramSnapshot.HistogramDataPointSnapshot.Builder> point(
-            Map<String, Long> histograms, String bucketKey, String sumKey, String series, long[] bounds, double unit) {
-        double[] upperBounds = new double[bounds.length + 1];
-        long[] counts = new long[upperBounds.length];
+    private static HistogramSnapshot snapshot(HistogramSnapshot.Builder builder, List<Series> series) {
+        for (Series one : series) {
+            double[] bounds = Arrays.copyOf(one.bounds(), one.bounds().length + 1);
+            bounds[one.bounds().length] = Double.POSITIVE_INFINITY;
+            Labels.Builder labels = Labels.builder();
+            one.attributes().forEach((name, value) -> labels.label(name.replace('.', '_'), value));
+            builder.dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder().labels(labels.build())
+                    .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, one.counts())).sum(one.sum()).build());
+        }
+        return builder.build();
+    }
+
+    /** One series from the kept buckets and sum, its bounds and sum divided by {@code unit}; empty when it counted none. */
+    private static Optional<Series> series(String name, Map<String, Long> histograms, String bucketKey, String sumKey,
+                                           String series, long[] bounds, double unit, Map<String, String> attributes) {
+        double[] upperBounds = new double[bounds.length];
+        long[] counts = new long[bounds.length + 1];
         long total = 0;
-        for (int i = 0; i < upperBounds.length; i++) {
-            upperBounds[i] = i < bounds.length ? bounds[i] / unit : Double.POSITIVE_INFINITY;
+        for (int i = 0; i < counts.length; i++) {
+            if (i < bounds.length) {
+                upperBounds[i] = bounds[i] / unit;
+            }
             counts[i] = histograms.getOrDefault(bucketKey + '|' + series + '|' + i, 0L);
             total += counts[i];
         }
-        if (total == 0) {
-            return Optional.empty();
-        }
-        return Optional.of(HistogramSnapshot.HistogramDataPointSnapshot.builder()
-                .classicHistogramBuckets(ClassicHistogramBuckets.of(upperBounds, counts))
-                .sum(histograms.getOrDefault(sumKey + '|' + series, 0L) / unit));
+        return total == 0 ? Optional.empty() : Optional.of(new Series(name, attributes, upperBounds, counts,
+                histograms.getOrDefault(sumKey + '|' + series, 0L) / unit));
+    }
+
+    private static Map<String, String> with(Map<String, String> attributes, String name, String value) {
+        Map<String, String> more = new TreeMap<>(attributes);
+        more.put(name, value);
+        return more;
+    }
+
+    private static int compare(Map<String, String> a, Map<String, String> b) {
+        return a.toString().compareTo(b.toString());
     }
 
     /** The conventions' attributes of a total: operation, provider (its well-known name) and model. */
-    private static Labels labels(AgentMetrics m) {
-        String operation = m.getAgentId().equals(Dimensions.WORKFLOW)
-                ? GenAiConventions.OPERATION_INVOKE_WORKFLOW : GenAiConventions.OPERATION_INVOKE_AGENT;
-        return Labels.of(List.of(label(GenAiConventions.OPERATION_NAME), label(GenAiConventions.PROVIDER_NAME),
-                        label(GenAiConventions.REQUEST_MODEL)),
-                List.of(operation, GenAiConventions.providerName(Dimension.PROVIDER.of(m)),
-                        Objects.requireNonNullElse(Dimension.MODEL.of(m), Dimensions.UNKNOWN)));
-    }
-
-    /** An attribute's Prometheus label name: its dots as underscores. */
-    private static String label(String attribute) {
-        return attribute.replace('.', '_');
+    private static Map<String, String> attributes(AgentMetrics m) {
+        Map<String, String> attributes = new TreeMap<>();
+        attributes.put(GenAiConventions.OPERATION_NAME, m.getAgentId().equals(Dimensions.WORKFLOW)
+                ? GenAiConventions.OPERATION_INVOKE_WORKFLOW : GenAiConventions.OPERATION_INVOKE_AGENT);
+        attributes.put(GenAiConventions.PROVIDER_NAME, GenAiConventions.providerName(Dimension.PROVIDER.of(m)));
+        attributes.put(GenAiConventions.REQUEST_MODEL, Objects.requireNonNullElse(Dimension.MODEL.of(m), Dimensions.UNKNOWN));
+        return attributes;
     }
 }
