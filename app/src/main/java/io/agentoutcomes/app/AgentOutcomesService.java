@@ -184,7 +184,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         http.attach(streams, self, metrics, config.analytics(), progress,
                 StoreTopics.of(topology.describe(), config.applicationId()),
                 new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.budgets(),
-                config.kafkaMetricsDetail());
+                config.metrics());
         streams.start();
     }
 

@@ -15,8 +15,8 @@ import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
 import io.agentoutcomes.app.kafka.StreamsProgress;
-import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
 import io.agentoutcomes.app.metrics.MetricsRoute;
+import io.agentoutcomes.app.metrics.MetricsSettings;
 import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.redrive.RedriveRoutes;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
@@ -74,12 +74,12 @@ public final class HttpApi implements AutoCloseable {
      */
     public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, AnalyticsSettings settings,
                        StreamsProgress progress, Map<String, Set<String>> storeTopics, Redrive redrive,
-                       BudgetSettings budgetSettings, KafkaMetricsDetail kafkaDetail) {
+                       BudgetSettings budgetSettings, MetricsSettings metricsSettings) {
         QueryFanOut fanOut = new QueryFanOut(streams, self, progress, storeTopics, security);
         JobQueries jobs = new JobQueries(fanOut);
         AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.dimensions());
         MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings, budgetSettings,
-                kafkaDetail);
+                metricsSettings);
         health.attach(streams, progress);
         ProviderQueries providers = new ProviderQueries(fanOut);
         BudgetQueries budgets = new BudgetQueries(fanOut, budgetSettings);
@@ -117,6 +117,10 @@ public final class HttpApi implements AutoCloseable {
 
     @Override
     public void close() {
+        Attached now = attached;
+        if (now != null) {
+            now.metrics().close();
+        }
         server.close();
     }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.StreamsProgress;
-import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
+import io.agentoutcomes.app.metrics.MetricsSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -76,7 +76,7 @@ class HttpApiAuthenticationTest {
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
-                null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
+                null, BudgetSettings.none(), MetricsSettings.defaults());
         return server;
     }
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.HttpServers;
 import io.agentoutcomes.app.kafka.StreamsProgress;
-import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
+import io.agentoutcomes.app.metrics.MetricsSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -61,7 +61,7 @@ class HttpApiTest {
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
-                null, BudgetSettings.none(), KafkaMetricsDetail.SUMMARY);
+                null, BudgetSettings.none(), MetricsSettings.defaults());
     }
 
     @AfterEach

@@ -195,6 +195,25 @@ class MetricsEndpointTest {
     }
 
     @Test
+    void theConventionsClientHistogramsAgreeWithTheCountersOnTheSameResults() {
+        assertThat(types).containsEntry("gen_ai_client_token_usage", "histogram")
+                .containsEntry("gen_ai_client_operation_duration_seconds", "histogram");
+        for (String type : List.of("input", "output", "unknown")) {
+            assertThat(sum("gen_ai_client_token_usage_sum", "gen_ai_token_type", type)).as(type)
+                    .isEqualTo(sum("agent_outcomes_tokens_total", "gen_ai_token_type", type));
+        }
+        assertThat(sum("gen_ai_client_token_usage_sum", "gen_ai_token_type", "input")).isEqualTo(6 * 100 + 3 * 260 + 2 * 50);
+        assertThat(sum("gen_ai_client_token_usage_count", "gen_ai_token_type", "unknown")).isEqualTo(1);
+        assertThat(sum("gen_ai_client_operation_duration_seconds_count")).isEqualTo(13)
+                .isEqualTo(sum("agent_outcomes_duration_seconds_count"));
+        assertThat(sum("gen_ai_client_operation_duration_seconds_sum")).isCloseTo(13 * 0.25, Offset.offset(1e-9));
+        assertThat(sum("gen_ai_client_operation_duration_seconds_count", "error_type", "llm-timeout")).isEqualTo(2);
+        assertThat(samples.get("gen_ai_client_token_usage_count")).allSatisfy(labels -> assertThat(labels.keySet())
+                .containsExactlyInAnyOrder("gen_ai_operation_name", "gen_ai_provider_name", "gen_ai_request_model",
+                        "gen_ai_token_type", "__value__"));
+    }
+
+    @Test
     void everyGenAiSeriesNamesItsOperation() {
         samples.forEach((name, labelSets) -> {
             if (name.startsWith("agent_outcomes_")) {

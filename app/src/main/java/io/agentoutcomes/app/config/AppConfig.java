@@ -1,7 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.metrics.KafkaMetricsDetail;
+import io.agentoutcomes.app.metrics.MetricsSettings;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
@@ -56,7 +56,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
  * @param maxPunctuationFailures failures in a row of one punctuator in one task that end the process
- * @param kafkaMetricsDetail   how finely /metrics exports Kafka Streams' metrics
+ * @param metrics              how finely /metrics exports Kafka Streams' metrics, and the OTLP push if any
  * @param kafka                every other setting, passed to the Kafka clients and Kafka Streams as it is
  */
 public record AppConfig(
@@ -87,7 +87,7 @@ public record AppConfig(
         TaskRetention taskRetention,
         long rocksDbMemoryBytes,
         int maxPunctuationFailures,
-        KafkaMetricsDetail kafkaMetricsDetail,
+        MetricsSettings metrics,
         Map<String, String> kafka) {
 
     private static final String HIDDEN = "[hidden]";

@@ -99,7 +99,7 @@ public final class ConfigLoader {
                         Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_SWEEP_INTERVAL_MS)),
                         TaskRetention.DEFAULT_MIN_PER_SWEEP),
                 config.getLong(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES),
-                config.getInt(AgentOutcomesConfig.PUNCTUATION_MAX_CONSECUTIVE_FAILURES), MetricsConfig.kafkaDetail(config),
+                config.getInt(AgentOutcomesConfig.PUNCTUATION_MAX_CONSECUTIVE_FAILURES), MetricsConfig.parse(config),
                 kafka);
     }
 

@@ -7,7 +7,6 @@ import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.DurationSketch;
 import io.agentoutcomes.topology.analytics.Figures;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.prometheus.metrics.model.registry.Collector;
@@ -18,12 +17,14 @@ import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.HdrHistogram.AbstractHistogram;
@@ -115,14 +116,17 @@ public final class DomainMeters {
         });
     }
 
-    /** Reads the totals again; call before a scrape. While they cannot be read completely, the meters keep their values. */
-    public void refresh() {
+    /**
+     * Reads the totals again; call before a scrape. While they cannot be read completely, the meters keep their values
+     * (and the answer is empty); else it is the totals as the series have them, merged by label set and capped.
+     */
+    public Optional<Collection<AgentMetrics>> refresh() {
         Map<Tags, AgentMetrics> byLabels;
         try {
             // the cap counts label sets, so totals of dimensions that are no label (user, tag) are merged first
             byLabels = byLabels(capped(List.copyOf(byLabels(totals.get()).values())));
         } catch (QueryUnavailable e) {
-            return;
+            return Optional.empty();
         }
         Values resultValues = new Values();
         Values failureValues = new Values();
@@ -172,6 +176,7 @@ public final class DomainMeters {
         deadLetters.set(deadLetterValues);
         confidence.set(confidenceValues);
         durations = durationSnapshot.build();
+        return Optional.of(byLabels.values());
     }
 
     /** Rows merged by label set: two provider spellings of one well-known value, or rows apart only in user or tag. */
@@ -254,44 +259,6 @@ public final class DomainMeters {
 
         void add(Tags tags, BigDecimal value) {
             merge(tags, value.doubleValue(), Double::sum);
-        }
-    }
-
-    /**
-     * Micrometer function counters of one name whose label sets come and go with the totals: each reads the value the
-     * last {@link #set} gave its label set; a label set no longer there is removed from the registry.
-     */
-    private static final class CounterFamily {
-        private final PrometheusMeterRegistry registry;
-        private final String name;
-        private final String description;
-        private final Map<Tags, Reading> live = new HashMap<>();
-
-        private static final class Reading {
-            volatile double value;
-            FunctionCounter counter;
-        }
-
-        CounterFamily(PrometheusMeterRegistry registry, String name, String description) {
-            this.registry = registry;
-            this.name = name;
-            this.description = description;
-        }
-
-        synchronized void set(Map<Tags, Double> values) {
-            live.entrySet().removeIf(entry -> {
-                boolean gone = !values.containsKey(entry.getKey());
-                if (gone) {
-                    registry.remove(entry.getValue().counter);
-                }
-                return gone;
-            });
-            values.forEach((tags, value) -> live.computeIfAbsent(tags, t -> {
-                Reading reading = new Reading();
-                reading.counter = FunctionCounter.builder(name, reading, r -> r.value).tags(t).description(description)
-                        .register(registry);
-                return reading;
-            }).value = value);
         }
     }
 }

@@ -69,16 +69,76 @@ public final class GenAiConventions {
             Map.entry("xai", "x_ai"),
             Map.entry("grok", "x_ai"));
 
+    /** What a renamed name names: an attribute, or a value of {@code gen_ai.provider.name} or {@code gen_ai.token.type}. */
+    public enum Kind { ATTRIBUTE, PROVIDER_NAME, TOKEN_TYPE }
+
+    /**
+     * The names and values the conventions have renamed, the old one to the one in use now (docs/analytics.md,
+     * "Renamed in the conventions"); {@link #current} and {@link #providerName} read it. A name renamed twice has a row
+     * per old name, each to the newest.
+     */
+    public enum Renamed {
+        SYSTEM(Kind.ATTRIBUTE, "gen_ai.system", "gen_ai.provider.name"),
+        PROMPT_TOKENS(Kind.ATTRIBUTE, "gen_ai.usage.prompt_tokens", "gen_ai.usage.input_tokens"),
+        COMPLETION_TOKENS(Kind.ATTRIBUTE, "gen_ai.usage.completion_tokens", "gen_ai.usage.output_tokens"),
+        CACHE_READ_FLAT(Kind.ATTRIBUTE, "gen_ai.usage.cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens"),
+        CACHE_CREATION_FLAT(Kind.ATTRIBUTE, "gen_ai.usage.cache_creation_input_tokens",
+                "gen_ai.usage.cache_write.input_tokens"),
+        CACHE_CREATION(Kind.ATTRIBUTE, "gen_ai.usage.cache_creation.input_tokens", "gen_ai.usage.cache_write.input_tokens"),
+        OPENAI_REQUEST_SEED(Kind.ATTRIBUTE, "gen_ai.openai.request.seed", "gen_ai.request.seed"),
+        OPENAI_RESPONSE_FORMAT(Kind.ATTRIBUTE, "gen_ai.openai.request.response_format", "gen_ai.output.type"),
+        AZ_AI_OPENAI(Kind.PROVIDER_NAME, "az.ai.openai", "azure.ai.openai"),
+        AZ_AI_INFERENCE(Kind.PROVIDER_NAME, "az.ai.inference", "azure.ai.inference"),
+        GEMINI(Kind.PROVIDER_NAME, "gemini", "gcp.gemini"),
+        VERTEX_AI(Kind.PROVIDER_NAME, "vertex_ai", "gcp.vertex_ai"),
+        XAI(Kind.PROVIDER_NAME, "xai", "x_ai"),
+        COMPLETION(Kind.TOKEN_TYPE, "completion", "output");
+
+        private final Kind kind;
+        private final String old;
+        private final String now;
+
+        Renamed(Kind kind, String old, String now) {
+            this.kind = kind;
+            this.old = old;
+            this.now = now;
+        }
+
+        public Kind kind() {
+            return kind;
+        }
+
+        public String old() {
+            return old;
+        }
+
+        public String now() {
+            return now;
+        }
+
+        /** The name in use now for a name of that kind: its new name if the conventions renamed it, else itself. */
+        public static String current(Kind kind, String name) {
+            for (Renamed renamed : values()) {
+                if (renamed.kind == kind && renamed.old.equals(name)) {
+                    return renamed.now;
+                }
+            }
+            return name;
+        }
+    }
+
     private GenAiConventions() {
     }
 
     /**
-     * The {@code gen_ai.provider.name} of a provider as a result names it: the well-known value where one applies
+     * The {@code gen_ai.provider.name} of a provider as a result names it: an old {@code gen_ai.system} value renamed
+     * ({@link Renamed}: {@code az.ai.openai} is {@code azure.ai.openai}), else the well-known value where one applies
      * ({@code Azure-OpenAI} is {@code azure.ai.openai}), else the name itself in lower case (the conventions allow a
      * custom value; {@code cerebras}, {@code together} and {@code unknown} stay as they are).
      */
     public static String providerName(String provider) {
-        String lower = provider == null || provider.isBlank() ? "unknown" : provider.trim().toLowerCase(Locale.ROOT);
+        String lower = provider == null || provider.isBlank() ? "unknown"
+                : Renamed.current(Kind.PROVIDER_NAME, provider.trim().toLowerCase(Locale.ROOT));
         String compact = lower.replaceAll("[-_ .]", "");
         return WELL_KNOWN.getOrDefault(compact, lower);
     }

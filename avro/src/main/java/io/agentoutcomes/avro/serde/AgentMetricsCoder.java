@@ -67,6 +67,7 @@ final class AgentMetricsCoder {
         NullableFields.writeString(out, record.getTeam());
         NullableFields.writeString(out, record.getUser());
         NullableFields.writeString(out, record.getTag());
+        writeCounts(out, record.getGenAiHistograms());
     }
 
     /** Reads a record written with {@link AgentMetrics}'s own schema (resolved to itself). */
@@ -112,6 +113,7 @@ final class AgentMetricsCoder {
         record.setTeam(NullableFields.readString(in));
         record.setUser(NullableFields.readString(in));
         record.setTag(NullableFields.readString(in));
+        record.setGenAiHistograms(readCounts(in));
         return record;
     }
 

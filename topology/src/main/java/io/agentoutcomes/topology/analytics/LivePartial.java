@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.StopReason;
+import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.classify.Outcomes;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
@@ -61,6 +62,7 @@ public final class LivePartial {
     private final AbstractHistogram sketch = DurationSketch.empty();
     private long durationSumMs;
     private long durationCount;
+    private final GenAiHistograms genAi = new GenAiHistograms();
 
     private LivePartial(Dimensions key, AgentMetrics base) {
         this.key = key;
@@ -119,7 +121,11 @@ public final class LivePartial {
         if (execution == null) {
             return this;
         }
-        TokenNormalizer.Tokens tokens = TokenNormalizer.normalize(execution.getUsage(), execution.getProvider());
+        Usage usage = execution.getUsage();
+        TokenNormalizer.Tokens tokens = TokenNormalizer.normalize(usage, execution.getProvider());
+        if (usage != null && (usage.getTotalTokens() != null || TokenNormalizer.partsKnown(usage))) {
+            genAi.addTokens(tokens, TokenNormalizer.partsKnown(usage));
+        }
         inputTokens = plus(inputTokens, tokens.input());
         outputTokens = plus(outputTokens, tokens.output());
         reasoningTokens = plus(reasoningTokens, tokens.reasoning());
@@ -137,8 +143,10 @@ public final class LivePartial {
             (cost.getSource() == CostSource.COMPUTED ? costComputed : costReported).add(cost.getTotal());
         }
         if (execution.getDurationMs() != null) {
-            durationSumMs = plus(durationSumMs, DurationSketch.record(sketch, execution.getDurationMs()));
+            long recorded = DurationSketch.record(sketch, execution.getDurationMs());
+            durationSumMs = plus(durationSumMs, recorded);
             durationCount++;
+            genAi.addDuration(recorded, isFailure(type) ? errorType(outcome) : null);
         }
         return this;
     }
@@ -169,6 +177,7 @@ public final class LivePartial {
                 .setCostReported(costReported.value()).setCostComputed(costComputed.value())
                 .setDurationSketch(DurationSketch.encode(sketch))
                 .setDurationCount(durationCount).setDurationSumMs(durationSumMs)
+                .setGenAiHistograms(genAi.toMap())
                 .build();
         return base == null ? added : MetricsAggregator.merge(base, added);
     }
@@ -229,6 +238,11 @@ public final class LivePartial {
     static long plus(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    /** A failure's {@code error.type}: its canonical error code, else the conventions' fallback {@code _OTHER}. */
+    private static String errorType(ClassifiedOutcome outcome) {
+        return outcome.getErrorCode() == null ? "_OTHER" : outcome.getErrorCode();
     }
 
     private static boolean isFailure(ResultType type) {

@@ -71,6 +71,7 @@ public final class MetricsAggregator {
         next.setDurationSketch(DurationSketch.encode(sketch));
         next.setDurationCount(a.getDurationCount() + b.getDurationCount());
         next.setDurationSumMs(LivePartial.plus(a.getDurationSumMs(), b.getDurationSumMs()));
+        next.setGenAiHistograms(sum(a.getGenAiHistograms(), b.getGenAiHistograms()));
         if (percentiles) {
             setPercentiles(next, sketch);
         }

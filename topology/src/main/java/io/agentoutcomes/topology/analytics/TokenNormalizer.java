@@ -39,13 +39,17 @@ public final class TokenNormalizer {
         if (includesCache(provider, input, cached)) {
             input = Math.max(0, input - cached);
         }
-        boolean partsKnown = usage.getInputTokens() != null || usage.getOutputTokens() != null
-                || usage.getCacheReadTokens() != null || usage.getCacheWriteTokens() != null;
-        long total = partsKnown ? LivePartial.plus(LivePartial.plus(input, cached), output) : value(usage.getTotalTokens());
+        long total = partsKnown(usage) ? LivePartial.plus(LivePartial.plus(input, cached), output) : value(usage.getTotalTokens());
         // Reasoning beyond the output it is part of (a producer that kept Gemini's thoughts apart from its output count)
         // is held to that output: no token is counted twice, and the reasoning sum stays a part of the output sum.
         long reasoning = Math.min(value(usage.getReasoningTokens()), output);
         return new Tokens(input, output, reasoning, cacheRead, cacheWrite, total, value(usage.getApiCalls()));
+    }
+
+    /** Whether the usage names any part (input, output, cache read or write); if not, only its total counts. */
+    public static boolean partsKnown(Usage usage) {
+        return usage.getInputTokens() != null || usage.getOutputTokens() != null
+                || usage.getCacheReadTokens() != null || usage.getCacheWriteTokens() != null;
     }
 
     /**

@@ -216,6 +216,7 @@ public final class QueryRoutes {
             for (AgentMetrics point : group.points()) {
                 ObjectNode json = (ObjectNode) AvroJson.toJson(point);
                 json.remove("durationSketch");
+                json.remove("genAiHistograms");
                 Arrays.stream(Dimension.values()).forEach(d -> json.remove(d.fieldName()));
                 points.add(json);
             }
