@@ -22,9 +22,9 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * request that cannot be read goes to {@code rejected-input} whole; a span that cannot be mapped goes there alone, with
  * its reason and where it was ({@value #SPAN_HEADER}), and its neighbours go on.
  */
-final class OtlpSpansProcessor implements Processor<byte[], byte[], Object, Object> {
+public final class OtlpSpansProcessor implements Processor<byte[], byte[], Object, Object> {
     /** The sensor counting spans that are no GenAI span completing work: metrics {@code otlp-spans-skipped-total}, {@code -rate}. */
-    static final String SKIPPED = "otlp-spans-skipped";
+    public static final String SKIPPED = "otlp-spans-skipped";
     /** On a span refused alone: where it was in its request, e.g. {@code resourceSpans[0].scopeSpans[0].spans[3]}. */
     static final String SPAN_HEADER = "rejected.otlp.span";
 
