@@ -23,26 +23,26 @@ final class OtlpAttributes {
     private final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
     private final int[] ranks = new int[values.length];
     private final boolean[] own = new boolean[values.length];
-    private final String at;
+    private final OtlpSpan entry;
 
-    private OtlpAttributes(String at) {
-        this.at = at;
+    private OtlpAttributes(OtlpSpan entry) {
+        this.entry = entry;
     }
 
-    /** The attributes of a span ({@code at} says where it is in the request) over those of its resource. */
-    static OtlpAttributes of(List<KeyValue> resource, List<KeyValue> span, String at) {
-        bounded(resource, "the resource of " + at);
-        bounded(span, at);
-        OtlpAttributes attributes = new OtlpAttributes(at);
-        attributes.take(resource, false);
-        attributes.take(span, true);
+    /** The attributes of a span over those of its resource. */
+    static OtlpAttributes of(OtlpSpan entry) {
+        bounded(entry.resource(), "the resource of ", entry);
+        bounded(entry.span().getAttributesList(), "", entry);
+        OtlpAttributes attributes = new OtlpAttributes(entry);
+        attributes.take(entry.resource(), false);
+        attributes.take(entry.span().getAttributesList(), true);
         return attributes;
     }
 
-    private static void bounded(List<KeyValue> attributes, String what) {
+    private static void bounded(List<KeyValue> attributes, String whose, OtlpSpan entry) {
         if (attributes.size() > MAX_ATTRIBUTES) {
-            throw new InvalidInputException(TOO_LARGE, what + " has " + attributes.size() + " attributes: more than "
-                    + MAX_ATTRIBUTES);
+            throw new InvalidInputException(TOO_LARGE, whose + entry.at() + " has " + attributes.size()
+                    + " attributes: more than " + MAX_ATTRIBUTES);
         }
     }
 
@@ -123,7 +123,7 @@ final class OtlpAttributes {
     /** The name the attribute was found under, with where the span is. */
     private String name(OtlpAttribute attribute) {
         int slot = attribute.ordinal();
-        return at + (own[slot] ? "" : " (resource)") + " attribute " + attribute.names().get(ranks[slot]);
+        return entry.at() + (own[slot] ? "" : " (resource)") + " attribute " + attribute.names().get(ranks[slot]);
     }
 
     private static String kind(AnyValue value) {

@@ -47,20 +47,19 @@ final class OtlpDialect {
             throw entry.invalid();
         }
         Span span = entry.span();
-        String at = entry.at();
-        OtlpAttributes attributes = OtlpAttributes.of(entry.resource(), span.getAttributesList(), at);
+        OtlpAttributes attributes = OtlpAttributes.of(entry);
         String operation = attributes.text(OtlpAttribute.OPERATION);
         boolean modelCall = operation != null && MODEL_CALLS.contains(operation);
         if (!modelCall && !INVOKE_AGENT.equals(operation) && !EXECUTE_TOOL.equals(operation)) {
             return null;
         }
-        String traceId = id(span.getTraceId(), 16, at + " traceId");
-        String spanId = id(span.getSpanId(), 8, at + " spanId");
-        String parent = span.getParentSpanId().isEmpty() ? null : id(span.getParentSpanId(), 8, at + " parentSpanId");
+        String traceId = id(span.getTraceId(), 16, entry, "traceId");
+        String spanId = id(span.getSpanId(), 8, entry, "spanId");
+        String parent = span.getParentSpanId().isEmpty() ? null : id(span.getParentSpanId(), 8, entry, "parentSpanId");
         String agent = attributes.text(OtlpAttribute.AGENT);
         agent = agent != null ? agent : attributes.text(OtlpAttribute.SERVICE);
         if (agent == null) {
-            throw new InvalidInputException(MISSING_FIELD, "agent id is missing: " + at + " has no gen_ai.agent.id, "
+            throw new InvalidInputException(MISSING_FIELD, "agent id is missing: " + entry.at() + " has no gen_ai.agent.id, "
                     + "gen_ai.agent.name or resource service.name");
         }
         String task = attributes.text(OtlpAttribute.TASK);
@@ -70,7 +69,7 @@ final class OtlpDialect {
         }
         Long attempt = attributes.count(OtlpAttribute.ATTEMPT);
         if (attempt != null && attempt > InputLimits.MAX_ATTEMPT) {
-            throw new InvalidInputException(OUT_OF_RANGE, at + " attempt is " + attempt + ": more than " + InputLimits.MAX_ATTEMPT);
+            throw new InvalidInputException(OUT_OF_RANGE, entry.at() + " attempt is " + attempt + ": more than " + InputLimits.MAX_ATTEMPT);
         }
         String provider = attributes.text(OtlpAttribute.PROVIDER);
         boolean counted = modelCall || (INVOKE_AGENT.equals(operation) && span.getKind() == Span.SpanKind.SPAN_KIND_CLIENT);
@@ -85,7 +84,7 @@ final class OtlpDialect {
                         .setProvider(provider)
                         .setModel(attributes.text(OtlpAttribute.MODEL))
                         .setRequestId(attributes.text(OtlpAttribute.REQUEST_ID))
-                        .setDurationMs(durationMs(span, at))
+                        .setDurationMs(durationMs(entry))
                         .setTimestamp(span.getStartTimeUnixNano() == 0 ? null : span.getStartTimeUnixNano() / 1_000_000)
                         .setUsage(counted ? usage(attributes, provider) : null)
                         .build());
@@ -93,7 +92,7 @@ final class OtlpDialect {
                 || attributes.has(OtlpAttribute.ERROR_TYPE);
         String message = span.getStatus().getMessage();
         if (message.length() > MAX_MESSAGE_CHARS) {
-            throw new InvalidInputException(TOO_LARGE, at + " status message is " + message.length()
+            throw new InvalidInputException(TOO_LARGE, entry.at() + " status message is " + message.length()
                     + " characters long: more than " + MAX_MESSAGE_CHARS);
         }
         if (failed) {
@@ -151,32 +150,38 @@ final class OtlpDialect {
                 .setCacheWriteTokens(cacheWrite).setReasoningTokens(reasoning).setTotalTokens(total).build();
     }
 
-    private static Long durationMs(Span span, String at) {
+    private static Long durationMs(OtlpSpan entry) {
+        Span span = entry.span();
         long start = span.getStartTimeUnixNano();
         long end = span.getEndTimeUnixNano();
         if (start == 0 || end == 0) {
             return null;
         }
         if (Long.compareUnsigned(end, start) < 0) {
-            throw new InvalidInputException(OUT_OF_RANGE, at + " ends before it starts (endTimeUnixNano " + Long.toUnsignedString(end)
+            throw new InvalidInputException(OUT_OF_RANGE, entry.at() + " ends before it starts (endTimeUnixNano " + Long.toUnsignedString(end)
                     + " < startTimeUnixNano " + Long.toUnsignedString(start) + ")");
         }
         return (end - start + 500_000) / 1_000_000;
     }
 
     /** An id as lower-case hex; refused when absent, of the wrong length or all zeros (W3C Trace Context's invalid id). */
-    static String id(ByteString id, int bytes, String what) {
+    static String id(ByteString id, int bytes, OtlpSpan entry, String name) {
         if (id.isEmpty()) {
-            throw new InvalidInputException(MISSING_FIELD, what + " is missing: every span has a trace id and a span id");
+            throw new InvalidInputException(MISSING_FIELD, entry.at() + " " + name
+                    + " is missing: every span has a trace id and a span id");
         }
         if (id.size() != bytes) {
-            throw new InvalidInputException(WRONG_TYPE, what + " is " + id.size() + " bytes: expected " + bytes);
+            throw new InvalidInputException(WRONG_TYPE, entry.at() + " " + name + " is " + id.size() + " bytes: expected " + bytes);
         }
-        String hex = HEX.formatHex(id.toByteArray());
-        if (hex.chars().allMatch(c -> c == '0')) {
-            throw new InvalidInputException(OUT_OF_RANGE, what + " is all zeros: an invalid id (W3C Trace Context)");
+        byte[] raw = id.toByteArray();
+        boolean zeros = true;
+        for (byte b : raw) {
+            zeros &= b == 0;
         }
-        return hex;
+        if (zeros) {
+            throw new InvalidInputException(OUT_OF_RANGE, entry.at() + " " + name + " is all zeros: an invalid id (W3C Trace Context)");
+        }
+        return HEX.formatHex(raw);
     }
 
     /** The W3C {@code traceparent} of a mapped span (its ids already checked): version 00 and its trace flags. */

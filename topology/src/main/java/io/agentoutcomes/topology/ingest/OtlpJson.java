@@ -71,7 +71,7 @@ final class OtlpJson {
                             invalid = e;
                         }
                     }
-                    spans.add(new OtlpSpan(resourceAttributes, scope, span, at, json, invalid));
+                    spans.add(new OtlpSpan(resourceAttributes, scope, span, r, s, i, json, invalid));
                 }
             }
         }

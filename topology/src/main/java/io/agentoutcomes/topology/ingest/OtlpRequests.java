@@ -56,7 +56,7 @@ final class OtlpRequests {
                 ScopeSpans scope = resource.getScopeSpans(s);
                 for (int i = 0; i < scope.getSpansCount(); i++) {
                     spans.add(new OtlpSpan(resource.getResource().getAttributesList(), scope.getScope(), scope.getSpans(i),
-                            at(r, s, i), null, null));
+                            r, s, i, null, null));
                 }
             }
         }
