@@ -75,7 +75,8 @@ final class OtlpRequests {
         return "resourceSpans[" + resource + "].scopeSpans[" + scope + "].spans[" + span + "]";
     }
 
-    private static boolean isJson(byte[] value) {
+    /** Whether a request is {@code otlp_json}: its first byte that is not white space is <code>{</code>. */
+    static boolean isJson(byte[] value) {
         for (byte b : value) {
             if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
                 return b == '{';

@@ -107,7 +107,7 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
         rejectionSensor(e.kind()).record();
         Headers headers = RejectedInput.copyHeaders(record.headers());
         byte[] value = record.value();
-        boolean json = e.kind() == InvalidInputException.Kind.UNPARSEABLE_JSON;
+        boolean json = value != null && OtlpRequests.isJson(value);
         value = e.kind() == InvalidInputException.Kind.TOO_LARGE && value != null && value.length > maxBytes
                 ? RejectedInput.dropValue(value, headers) : OtlpRejections.scrubRequest(value, json, headers);
         RejectedInput.describe(headers, e, e.kind().label(), metadata);
