@@ -27,6 +27,11 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
     public static final String SKIPPED = "otlp-spans-skipped";
     /** On a span refused alone: where it was in its request, e.g. {@code resourceSpans[0].scopeSpans[0].spans[3]}. */
     static final String SPAN_HEADER = "rejected.otlp.span";
+    /**
+     * The most header bytes an OTLP request may carry: they are copied onto every result of the request (up to
+     * {@value OtlpRequests#MAX_SPANS}), so the bound of other inputs (64 KiB) would let one record write 640 MB.
+     */
+    static final int MAX_HEADER_BYTES = 4 * 1024;
 
     private final int maxBytes;
     private final InputHeaders accepted = new InputHeaders();
@@ -68,9 +73,9 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
                         + " bytes is longer than " + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
             }
             int headerBytes = InputHeaders.headerBytes(record.headers());
-            if (headerBytes > InputLimits.MAX_HEADER_BYTES) {
+            if (headerBytes > MAX_HEADER_BYTES) {
                 throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "headers of " + headerBytes
-                        + " bytes are more than " + InputLimits.MAX_HEADER_BYTES);
+                        + " bytes are more than " + MAX_HEADER_BYTES + " (an OTLP request's are copied onto each of its results)");
             }
             spans = OtlpRequests.read(record.value());
             source = new RecordContext(null, record.headers(), metadata.topic(), metadata.partition(), metadata.offset(),
@@ -80,6 +85,9 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
             return;
         }
         Headers common = spans.isEmpty() ? null : accepted.accept(record.headers(), metadata);
+        // What the copies of refused spans may add up to: the request's own bound. Each carries its resource, so
+        // without it a large resource and thousands of bad spans would write gigabytes from one record.
+        long refusedBudget = maxBytes;
         for (OtlpSpan span : spans) {
             try {
                 AgentResult result = OtlpDialect.map(span, source);
@@ -98,7 +106,7 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
                 long timestamp = eventTime.bound(record.timestamp(), context.currentSystemTimeMs(), headers);
                 context.forward(new Record<Object, Object>(result.getTaskId(), result, timestamp, headers), canonicalSink);
             } catch (InvalidInputException e) {
-                rejectSpan(record, span, e, metadata);
+                refusedBudget -= rejectSpan(record, span, e, metadata, refusedBudget);
             }
         }
     }
@@ -115,14 +123,22 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
                 headers), rejectedSink);
     }
 
-    private void rejectSpan(Record<byte[], byte[]> record, OtlpSpan span, InvalidInputException e, RecordMetadata metadata) {
+    /** Writes a refused span alone; its copy is dropped, with its length, past {@code budget}. The bytes it used. */
+    private int rejectSpan(Record<byte[], byte[]> record, OtlpSpan span, InvalidInputException e, RecordMetadata metadata,
+                           long budget) {
         rejectionSensor(e.kind()).record();
         Headers headers = RejectedInput.copyHeaders(record.headers());
         byte[] value = OtlpRejections.span(span, headers);
+        int used = value.length;
+        if (value.length > budget) {
+            value = RejectedInput.dropValue(value, headers);
+            used = 0;
+        }
         RejectedInput.describe(headers, e, e.kind().label(), metadata);
         RejectedInput.add(headers, SPAN_HEADER, span.at());
         context.forward(new Record<Object, Object>(RejectedInput.boundedKey(record.key(), headers), value, record.timestamp(),
                 headers), rejectedSink);
+        return used;
     }
 
     private static void set(Headers headers, String name, String value) {

@@ -223,4 +223,49 @@ class OtlpRejectionsTest {
         }
     }
 
+
+    @Test
+    void aRequestWhoseHeadersWouldBeCopiedOntoEveryResultBeyondTheBoundIsRejectedWhole() {
+        chat("a");
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("x-collector-metadata", "m".repeat(5000).getBytes(StandardCharsets.UTF_8));
+
+        otlpSpans.pipeInput(StageDriver.bytesRecord(null, sdk.request(Encoding.OTLP_PROTO), headers, T0));
+
+        assertThat(agentResults.isEmpty()).isTrue();
+        TestRecord<byte[], byte[]> refused = rejected.readRecord();
+        assertThat(header(refused.getHeaders(), RejectedInput.REASON)).isEqualTo("too-large");
+        assertThat(header(refused.getHeaders(), RejectedInput.MESSAGE)).isEqualTo("headers of 5020 bytes are more than 4096 "
+                + "(an OTLP request's are copied onto each of its results)");
+    }
+
+    @Test
+    void theCopiesOfRefusedSpansAddUpToNoMoreThanTheRequestsBoundTheRestAreRefusedWithoutTheirCopy() {
+        chat("template");
+        ExportTraceServiceRequest one = parse(sdk.request(Encoding.OTLP_PROTO));
+        io.opentelemetry.proto.trace.v1.Span missingIds = one.getResourceSpans(0).getScopeSpans(0).getSpans(0).toBuilder()
+                .clearTraceId().clearSpanId().build();
+        ScopeSpans.Builder scope = ScopeSpans.newBuilder();
+        for (int i = 0; i < 60; i++) {
+            scope.addSpans(missingIds);
+        }
+        // a resource attribute the dialect does not read, repeated in the copy of each refused span
+        ResourceSpans resource = ResourceSpans.newBuilder().setResource(one.getResourceSpans(0).getResource().toBuilder()
+                .addAttributes(io.opentelemetry.proto.common.v1.KeyValue.newBuilder().setKey("deployment.notes")
+                        .setValue(io.opentelemetry.proto.common.v1.AnyValue.newBuilder().setStringValue("n".repeat(300_000)))))
+                .addScopeSpans(scope).build();
+
+        send(ExportTraceServiceRequest.newBuilder().addResourceSpans(resource).build().toByteArray());
+
+        java.util.List<TestRecord<byte[], byte[]>> refused = rejected.readRecordsToList();
+        assertThat(refused).hasSize(60).allSatisfy(r ->
+                assertThat(header(r.getHeaders(), RejectedInput.REASON)).isEqualTo("missing-field"));
+        int copy = refused.get(0).getValue().length;
+        long kept = refused.stream().filter(r -> r.getValue() != null).count();
+        assertThat(kept).isEqualTo(LIMIT / copy);
+        assertThat(refused.subList((int) kept, 60)).allSatisfy(r -> {
+            assertThat(r.getValue()).isNull();
+            assertThat(header(r.getHeaders(), RejectedInput.VALUE_DROPPED_BYTES)).isEqualTo(String.valueOf(copy));
+        });
+    }
 }
