@@ -3,7 +3,7 @@
 # runs them, as .ci/run does (it calls this script).
 #
 #   Java 17 or later     the build (default-jdk-headless when there is no java)
-#   Node.js and npm      the interoperability tests (two npm schema-registry clients) and the PromQL check
+#   Node.js and npm      the interoperability tests (two npm schema-registry clients, the OpenTelemetry JS SDK) and the PromQL check
 #   chromium, chromium-driver   the browser tests (Debian's, at /usr/bin/chromium and /usr/bin/chromedriver)
 #   curl                 the image's health check script, run by DockerImageCommandIT
 #   promtool             Prometheus' rule checker, from Debian's package prometheus: AlertRulesTest checks and unit-tests

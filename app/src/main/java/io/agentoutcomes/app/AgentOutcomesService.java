@@ -136,7 +136,7 @@ public final class AgentOutcomesService implements AutoCloseable {
 
         Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
         serdeConfig.putAll(registryClientSettings());
-        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers().names());
+        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers().names(), config.otlpSpansTopic());
         http.starting("creating topics");
         TopicProvisioner.provision(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor(),
                 config.createTopics());

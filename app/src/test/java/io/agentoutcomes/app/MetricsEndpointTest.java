@@ -228,7 +228,7 @@ class MetricsEndpointTest {
     @Test
     void rejectionsAreOneCounterFamilyLabelledByReasonThereFromTheStart() throws Exception {
         List<String> reasons = List.of("unparseable-json", "unknown-dialect", "missing-field", "wrong-type",
-                "out-of-range", "too-large", "invalid-cloudevent");
+                "out-of-range", "too-large", "invalid-cloudevent", "unparseable-protobuf");
         assertThat(rejectedAtStart).as("every reason at 0 before any input").hasSize(reasons.size())
                 .allSatisfy(labels -> assertThat(labels.get("__value__")).isEqualTo("0.0"));
         assertThat(rejectedAtStart.stream().map(labels -> labels.get("reason")))

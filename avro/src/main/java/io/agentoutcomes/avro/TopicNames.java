@@ -7,6 +7,11 @@ package io.agentoutcomes.avro;
 public final class TopicNames {
     public static final String AGENT_RESULTS = "agent-results";
     public static final String AGENT_RESULTS_JSON = "agent-results-json";
+    /**
+     * Where the OpenTelemetry Collector's Kafka exporter writes spans by default: the default of the setting
+     * {@code input.otlp.topic}, which names it in full (the topic prefix is not added: the Collector names it).
+     */
+    public static final String OTLP_SPANS = "otlp_spans";
     public static final String NODE_FINISHED = "node-finished";
     public static final String NODE_FINISHED_JSON = "node-finished-json";
     public static final String CONTINUATION_EVENTS = "continuation-events";

@@ -57,6 +57,8 @@ public final class Topics {
     public final Topic<byte[], byte[]> nodeFinishedJson;
     public final Topic<String, ContinuationEvaluated> continuationEvents;
     public final Topic<byte[], byte[]> continuationEventsJson;
+    /** OTLP trace export requests (the Collector's Kafka exporter), named in full: no prefix. */
+    public final Topic<byte[], byte[]> otlpSpans;
     public final Topic<byte[], byte[]> rejectedInput;
     public final Topic<String, ClassifiedOutcome> outcomesClassified;
     /** One delay topic per retry tier, by tier name, in tier order: where retries are written today. */
@@ -90,6 +92,12 @@ public final class Topics {
      * @param tierNames   the names of the retry delay tiers, one {@code retry-delay-<tier>} topic each
      */
     public Topics(String prefix, Map<String, ?> serdeConfig, List<String> tierNames) {
+        this(prefix, serdeConfig, tierNames, TopicNames.OTLP_SPANS);
+    }
+
+    /** As above, reading OTLP spans from {@code otlpSpans} (a full name, not prefixed). */
+    public Topics(String prefix, Map<String, ?> serdeConfig, List<String> tierNames, String otlpSpans) {
+        this.otlpSpans = json(otlpSpans);
         this.serdeConfig = Map.copyOf(serdeConfig);
         agentResults = avro(prefix + TopicNames.AGENT_RESULTS, AgentResult.class, serdeConfig);
         agentResultsJson = json(prefix + TopicNames.AGENT_RESULTS_JSON);
@@ -126,7 +134,7 @@ public final class Topics {
     /** Every topic, for creating them at start. */
     public List<Topic<?, ?>> all() {
         List<Topic<?, ?>> all = new ArrayList<>(List.of(agentResults, agentResultsJson, nodeFinished, nodeFinishedJson,
-                continuationEvents, continuationEventsJson, rejectedInput, outcomesClassified));
+                continuationEvents, continuationEventsJson, otlpSpans, rejectedInput, outcomesClassified));
         all.addAll(retryDelay.values());
         all.addAll(List.of(retryReady, deadLetter, redrives, compensations, verifications, replayState, agentMetrics1m, agentMetrics1h,
                 providerHealth, budgetAlerts, budgetStatus));
@@ -138,7 +146,7 @@ public final class Topics {
                 Optional.of(SpecificData.get().getSchema(type)));
     }
 
-    /** JSON topics are read as bytes: a record that cannot be read is passed on exactly as it came. */
+    /** JSON (and OTLP) topics are read as bytes: a record that cannot be read is passed on exactly as it came. */
     private static Topic<byte[], byte[]> json(String name) {
         return new Topic<>(name, Serdes.ByteArray(), Serdes.ByteArray(), Cleanup.DELETE, Optional.empty());
     }

@@ -31,7 +31,7 @@ class AgentOutcomesTopologyTest {
     void topicNamesCarryThePrefix() {
         assertThat(topics.all()).extracting(Topics.Topic::name).containsExactly("prod.agent-results",
                 "prod.agent-results-json", "prod.node-finished", "prod.node-finished-json", "prod.continuation-events",
-                "prod.continuation-events-json", "prod.rejected-input", "prod.outcomes-classified",
+                "prod.continuation-events-json", "otlp_spans", "prod.rejected-input", "prod.outcomes-classified",
                 "prod.retry-delay-1s", "prod.retry-delay-2s", "prod.retry-delay-5s", "prod.retry-delay-10s",
                 "prod.retry-delay-30s", "prod.retry-delay-long", "prod.retry-ready", "prod.dead-letter",
                 "prod.redrives", "prod.compensations", "prod.verifications", "prod.replay-state", "prod.agent-metrics-1m",
@@ -53,6 +53,8 @@ class AgentOutcomesTopologyTest {
         // The delay topics by pattern: every tier of the prefix, today's and those other settings made before.
         assertThat(sources).containsExactlyInAnyOrder("prod.agent-results", "prod.node-finished", "prod.continuation-events",
                 "prod.agent-results-json", "prod.node-finished-json", "prod.continuation-events-json",
+                // the OpenTelemetry Collector's, named in full: no prefix
+                "otlp_spans",
                 "\\Qprod.retry-delay-\\E[A-Za-z0-9]+", "analytics-partials-repartition",
                 "agent-results-by-key-repartition", "node-finished-by-key-repartition",
                 // the provider gate: due retries and tallies of outcomes, both keyed by provider

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
@@ -45,6 +46,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String APPLICATION_ID = "application.id";
     public static final String TOPIC_PREFIX = "topic.prefix";
     public static final String TOPIC_CREATE = "topic.create";
+    public static final String INPUT_OTLP_TOPIC = "input.otlp.topic";
     public static final String TOPIC_PARTITIONS = "topic.partitions";
     public static final String TOPIC_REPLICATION_FACTOR = "topic.replication.factor";
     public static final String DATA_DIR = "data.dir";
@@ -186,6 +188,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .declare(MetricsConfig::declare)
             .group(LIMITS)
             .define(InputLimits.MAX_RECORD_BYTES_CONFIG, Type.INT, InputLimits.defaults().maxRecordBytes(), Check.atLeast(1024), "The longest input value accepted; longer ones go to rejected-input without their bytes.")
+            .define(INPUT_OTLP_TOPIC, Type.STRING, TopicNames.OTLP_SPANS, new Check("a topic name: 1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'", v -> ((String) v).matches("[a-zA-Z0-9._-]{1,249}"), (n, v) -> n + " must be a topic name (1 to 249 of a-z, A-Z, 0-9, '.', '_', '-'), was '" + v + "'"), "The topic OTLP trace export requests are read from, in full (topic.prefix is not added): where the OpenTelemetry Collector's Kafka exporter writes spans, otlp_proto or otlp_json (docs/ingestion.md#otlp).")
             .define(InputLimits.MAX_CLOCK_SKEW_CONFIG, Type.LONG, InputLimits.DEFAULT_MAX_CLOCK_SKEW.toMillis(), Check.between(0, 3_600_000), "How far ahead of the wall clock an input record's timestamp (its event time) may be when read; one further ahead is read at the wall clock's time, its own kept in the header producer-timestamp, and counted (agent_outcomes_input_timestamps_clamped_total; docs/ingestion.md).")
             .define(REPLAY_MAX_PAYLOAD_BYTES, Type.INT, REPLAY_DEFAULTS.maxPayloadBytes(), Check.atLeast(64), "A node's payload longer than this is kept in a job's replay state as a summary with its size.")
             .define(REPLAY_MAX_REASON_CHARS, Type.INT, REPLAY_DEFAULTS.maxReasonChars(), Check.atLeast(16), "A reason longer than this is cut, saying how long it was.")

@@ -33,6 +33,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param schemaRegistryUrl    the schema registry to use; empty runs the embedded registry
  * @param applicationId        the Kafka Streams application id (instances with the same id share the work)
  * @param topicPrefix          prepended to every topic name
+ * @param otlpSpansTopic       the topic OTLP trace export requests are read from, in full (no prefix)
  * @param partitions           partitions of the topics the service creates
  * @param replicationFactor    replication factor of the topics it creates (-1: the broker's default)
  * @param createTopics         whether it creates missing topics, or only checks they exist
@@ -64,6 +65,7 @@ public record AppConfig(
         Optional<String> schemaRegistryUrl,
         String applicationId,
         String topicPrefix,
+        String otlpSpansTopic,
         int partitions,
         short replicationFactor,
         boolean createTopics,
@@ -188,7 +190,7 @@ public record AppConfig(
     public String toString() {
         return "AppConfig[bootstrapServers=" + bootstrapServers.orElse("(embedded)")
                 + ", schemaRegistryUrl=" + schemaRegistryUrl.map(AppConfig::withoutCredentials).orElse("(embedded)")
-                + ", applicationId=" + applicationId + ", topicPrefix=" + topicPrefix + ", partitions=" + partitions
+                + ", applicationId=" + applicationId + ", topicPrefix=" + topicPrefix + ", otlpSpansTopic=" + otlpSpansTopic + ", partitions=" + partitions
                 + ", replicationFactor=" + replicationFactor + ", createTopics=" + createTopics + ", dataDir=" + dataDir + ", http=" + httpHost + ":" + httpPort
                 + " (" + httpSecurity + ")"
                 + ", kafka=" + kafkaForDisplay() + "]";

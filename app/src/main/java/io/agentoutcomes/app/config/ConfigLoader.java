@@ -84,7 +84,8 @@ public final class ConfigLoader {
         families.keySet().removeIf(key -> AgentOutcomesConfig.family(key).isEmpty());
         return new AppConfig(Optional.ofNullable(config.getString(BOOTSTRAP_SERVERS)),
                 Optional.ofNullable(config.getString(SCHEMA_REGISTRY_URL)), config.getString(APPLICATION_ID),
-                config.getString(TOPIC_PREFIX), config.getInt(TOPIC_PARTITIONS),
+                config.getString(TOPIC_PREFIX), config.getString(AgentOutcomesConfig.INPUT_OTLP_TOPIC),
+                config.getInt(TOPIC_PARTITIONS),
                 config.getInt(TOPIC_REPLICATION_FACTOR).shortValue(),
                 config.getBoolean(AgentOutcomesConfig.TOPIC_CREATE), Path.of(config.getString(DATA_DIR)), httpHost,
                 config.getInt(HTTP_PORT), advertisedHost, config.getInt(EMBEDDED_KAFKA_PORT),

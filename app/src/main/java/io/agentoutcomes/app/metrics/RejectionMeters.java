@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.metrics;
 
 import io.agentoutcomes.topology.ingest.InvalidInputException;
+import io.agentoutcomes.topology.ingest.OtlpSpansProcessor;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -13,12 +14,15 @@ import org.apache.kafka.streams.KafkaStreams;
  * ({@code rejected-<reason>-total} of {@code stream-agent-outcomes-ingest-metrics}, per stream thread and input topic,
  * summed); as they are Kafka Streams' own, a record processed again after a crash counts again. Kafka Streams'
  * binder would show each reason as a family of its own, and only after its first rejection: {@link #binderCopies()}
- * leaves those out.
+ * leaves those out. Beside them, {@code agent_outcomes_otlp_spans_skipped_total}: spans of the OTLP input that are no
+ * GenAI span completing work (docs/ingestion.md, "OTLP"), neither refused nor results.
  */
 public final class RejectionMeters {
     static final String NAME = "agent_outcomes_rejected_input";
     static final String SENSOR_GROUP = "stream-" + InvalidInputException.METRICS_SCOPE + "-metrics";
+    static final String SKIPPED_NAME = "agent_outcomes_otlp_spans_skipped";
     private static final String BINDER_PREFIX = "kafka.stream.agent.outcomes.ingest.rejected.";
+    private static final String SKIPPED_BINDER_PREFIX = "kafka.stream.agent.outcomes.ingest.otlp.spans.skipped";
 
     private RejectionMeters() {
     }
@@ -33,10 +37,13 @@ public final class RejectionMeters {
             FunctionCounter.builder(NAME, streams, s -> StreamsSensors.sum(s.metrics(), SENSOR_GROUP, sensor)).tag("reason", kind.label())
                     .description("JSON input refused by ingestion, by reason (to rejected-input)").register(registry);
         }
+        FunctionCounter.builder(SKIPPED_NAME, streams, s -> StreamsSensors.sum(s.metrics(), SENSOR_GROUP,
+                        OtlpSpansProcessor.SKIPPED + "-total"))
+                .description("OTLP spans skipped: not a GenAI span of an operation that completes work").register(registry);
     }
 
-    /** Leaves out Kafka Streams' binder's copies of the rejection sensors, one family per reason. */
+    /** Leaves out Kafka Streams' binder's copies of the rejection sensors, one family per reason, and of the skipped spans'. */
     public static MeterFilter binderCopies() {
-        return MeterFilter.denyNameStartsWith(BINDER_PREFIX);
+        return MeterFilter.deny(id -> id.getName().startsWith(BINDER_PREFIX) || id.getName().startsWith(SKIPPED_BINDER_PREFIX));
     }
 }

@@ -36,7 +36,8 @@ record HostileCase(String name, List<ProducerRecord<byte[], byte[]>> records, Ex
     }
 
     /** Where a case's records must land. */
-    sealed interface Expectation permits Rejected, DeadLettered, Classified, SkewedClockCase.Expected {
+    sealed interface Expectation permits Rejected, DeadLettered, Classified, SkewedClockCase.Expected,
+            OtlpHostileCases.RefusedBeside {
     }
 
     /**

@@ -204,6 +204,7 @@ final class HostileCorpus {
         cases.add(rekeyed(time));
         cases.add(bigPayloadJob(time));
         cases.add(SkewedClockCase.create(System.currentTimeMillis()));
+        cases.addAll(OtlpHostileCases.cases(time, random));
         return cases;
     }
 

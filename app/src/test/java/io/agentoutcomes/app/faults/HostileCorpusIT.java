@@ -45,7 +45,7 @@ class HostileCorpusIT {
     private static final int GOOD_BETWEEN_CASES = 3;
     /** Topics only the corpus writes to, with credentials in them on purpose; the pipeline's own topics are scanned. */
     private static final Set<String> CORPUS_INPUT_TOPICS = Set.of(TopicNames.AGENT_RESULTS_JSON,
-            TopicNames.NODE_FINISHED_JSON, TopicNames.CONTINUATION_EVENTS_JSON);
+            TopicNames.NODE_FINISHED_JSON, TopicNames.CONTINUATION_EVENTS_JSON, TopicNames.OTLP_SPANS);
 
     @Test
     void everyHostileRecordLandsWithItsReasonEveryGoodOneComesOutAndNoCredentialLeaks() throws Exception {
@@ -133,6 +133,10 @@ class HostileCorpusIT {
                 }
             } else if (hostile.expect() instanceof DeadLettered d) {
                 problem = deadLetterProblem(d, dead, outcomes, ready, landed);
+            } else if (hostile.expect() instanceof OtlpHostileCases.RefusedBeside beside) {
+                String refused = rejectedProblem(beside.rejected(), landed);
+                String classified = classifiedProblem(beside.classified(), outcomes, replay, landed);
+                problem = refused == null ? classified : classified == null ? refused : refused + "; " + classified;
             } else if (hostile.expect() instanceof SkewedClockCase.Expected skewed) {
                 problem = SkewedClockCase.problem(skewed, checks, watcher);
             } else {

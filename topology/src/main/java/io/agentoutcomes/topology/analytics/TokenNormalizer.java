@@ -53,6 +53,14 @@ public final class TokenNormalizer {
     }
 
     /**
+     * Whether the provider's own usage counts cached tokens apart from its input (Anthropic, Bedrock): what a producer
+     * that counts them inside, as the OpenTelemetry GenAI conventions do, takes out to report the provider's way.
+     */
+    public static boolean countsCacheApart(String provider) {
+        return provider != null && containsAny(provider.trim().toLowerCase(Locale.ROOT), CACHE_EXCLUDED_FROM_INPUT);
+    }
+
+    /**
      * Whether the provider's input count includes cached tokens: known providers by name; others when the cached
      * tokens fit inside the input (the OpenAI-compatible convention most APIs follow), else not.
      */

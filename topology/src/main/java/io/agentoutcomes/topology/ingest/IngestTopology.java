@@ -18,7 +18,8 @@ import org.apache.kafka.streams.kstream.Produced;
 /**
  * JSON in, canonical Avro out: {@code agent-results-json} (any seed dialect) to {@code agent-results},
  * {@code node-finished-json} to {@code node-finished}, {@code continuation-events-json} to
- * {@code continuation-events}; a value wrapped in a CloudEvent, structured or binary, is unwrapped first
+ * {@code continuation-events}; OTLP spans (the Collector's {@code otlp_spans}, either encoding) to {@code agent-results}
+ * ({@link OtlpSpansProcessor}); a value wrapped in a CloudEvent, structured or binary, is unwrapped first
  * ({@link CloudEvents}). A record that cannot be normalized goes to {@code rejected-input} with its original
  * key, value and headers, credentials replaced and long header values cut ({@link RejectedInput}), plus headers
  * saying why; it is counted, and the next record
@@ -40,6 +41,19 @@ public final class IngestTopology {
                 NodeFinishedNormalizer::normalize, NodeFinished::getJobId, InputBounds::check, limits);
         ingest(builder, topics.continuationEventsJson, topics.continuationEvents, topics.rejectedInput,
                 ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId, InputBounds::check, limits);
+        ingestOtlp(builder, topics.otlpSpans, topics.agentResults, topics.rejectedInput, limits);
+    }
+
+    /** OTLP spans to canonical results, any number per request ({@link OtlpSpansProcessor}). */
+    private static void ingestOtlp(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, AgentResult> to,
+                                   Topics.Topic<byte[], byte[]> rejected, InputLimits limits) {
+        String written = "write-" + to.name() + "-from-" + from.name();
+        String refused = "reject-" + from.name();
+        KStream<Object, Object> results = builder
+                .stream(from.name(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("read-" + from.name()))
+                .process(() -> new OtlpSpansProcessor(limits, from.name(), written, refused), Named.as("normalize-" + from.name()));
+        results.to(to.name(), sink(to.keySerde(), to.valueSerde(), written));
+        results.to(rejected.name(), sink(Serdes.ByteArray(), Serdes.ByteArray(), refused));
     }
 
     private static <V> void ingest(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, V> to,

@@ -17,7 +17,9 @@ public final class InvalidInputException extends RuntimeException {
         OUT_OF_RANGE("out-of-range"),
         TOO_LARGE("too-large"),
         /** A CloudEvent whose envelope or attributes break the CloudEvents 1.0 spec (its data is judged as any value). */
-        INVALID_CLOUDEVENT("invalid-cloudevent");
+        INVALID_CLOUDEVENT("invalid-cloudevent"),
+        /** An OTLP request in {@code otlp_proto} that is no {@code ExportTraceServiceRequest} (truncated, not protobuf). */
+        UNPARSEABLE_PROTOBUF("unparseable-protobuf");
 
         private final String label;
 

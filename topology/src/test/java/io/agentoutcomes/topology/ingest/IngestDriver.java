@@ -36,6 +36,7 @@ final class IngestDriver implements AutoCloseable {
     private final TestInputTopic<byte[], byte[]> nodeFinishedJson = pipeline.bytesInput(topics.nodeFinishedJson.name());
     private final TestInputTopic<byte[], byte[]> continuationEventsJson =
             pipeline.bytesInput(topics.continuationEventsJson.name());
+    private final TestInputTopic<byte[], byte[]> otlpSpans = pipeline.bytesInput(topics.otlpSpans.name());
     private final TestOutputTopic<String, AgentResult> agentResults = pipeline.output(topics.agentResults);
     private final TestOutputTopic<String, NodeFinished> nodeFinished = pipeline.output(topics.nodeFinished);
     private final TestOutputTopic<String, ContinuationEvaluated> continuationEvents =
@@ -71,6 +72,11 @@ final class IngestDriver implements AutoCloseable {
 
     void continuationEvent(String key, String json, Headers headers) {
         continuationEventsJson.pipeInput(StageDriver.textRecord(key, json, headers, RECORD_TIME));
+    }
+
+    /** An OTLP trace export request onto the OTLP topic, as the Collector's Kafka exporter writes it. */
+    void otlp(byte[] request) {
+        otlpSpans.pipeInput(StageDriver.bytesRecord(null, request, new RecordHeaders(), RECORD_TIME));
     }
 
     /** Any bytes onto a JSON input topic, by its name. */
