@@ -11,9 +11,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.clients.admin.Admin;
@@ -53,6 +55,9 @@ class SecuredClusterIT {
         grant(acls, principal, ResourceType.GROUP, applicationId, PatternType.LITERAL, AclOperation.READ, AclOperation.DESCRIBE);
         grant(acls, principal, ResourceType.TRANSACTIONAL_ID, applicationId, PatternType.PREFIXED, AclOperation.WRITE,
                 AclOperation.DESCRIBE);
+        // the OTLP input's topic is named in full, without topic.prefix (input.otlp.topic, default otlp_spans)
+        grant(acls, principal, ResourceType.TOPIC, "otlp_spans", PatternType.LITERAL, AclOperation.CREATE, AclOperation.DESCRIBE,
+                AclOperation.DESCRIBE_CONFIGS, AclOperation.READ);
         grant(acls, principal, ResourceType.TOPIC, "_schemas", PatternType.LITERAL, AclOperation.CREATE, AclOperation.DESCRIBE,
                 AclOperation.DESCRIBE_CONFIGS, AclOperation.READ, AclOperation.WRITE);
         grant(acls, principal, ResourceType.TRANSACTIONAL_ID, "_schemas-embedded-registry-writer", PatternType.LITERAL,
@@ -74,7 +79,8 @@ class SecuredClusterIT {
                 (dir, random, figures, softly) -> {
             try (SecuredBroker kafka = SecuredBroker.start(dir.resolve("kafka"))) {
                 try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.plaintextBootstrap()))) {
-                    List<AclBinding> acls = new ArrayList<>(documentedAcls(SecuredBroker.PRINCIPAL, "secured-sasl", "sasl."));
+                    // both deployments' lists, their shared rows (the OTLP topic, the embedded registry's) once
+                    Set<AclBinding> acls = new LinkedHashSet<>(documentedAcls(SecuredBroker.PRINCIPAL, "secured-sasl", "sasl."));
                     acls.addAll(documentedAcls(SecuredBroker.PRINCIPAL, "secured-mtls", "mtls."));
                     admin.createAcls(acls).all().get();
                     figures.put("ACLs granted to User:" + SecuredBroker.PRINCIPAL + " (both deployments)", acls.size());
