@@ -1,9 +1,11 @@
 package io.agentoutcomes.bench;
 
 import io.agentoutcomes.app.AgentOutcomesService;
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.Topics;
@@ -121,7 +123,7 @@ interface AppUnderTest extends AutoCloseable {
                                Map<String, String> settings) {
         AppConfig config = pipelineConfig(cluster, applicationId, topicPrefix, partitions, Path.of("unused"), settings);
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl()),
-                config.retryPolicy().tiers().names());
+                config.retryPolicy().tiers().names(), config.otlpSpansTopic());
         Properties props = new Properties();
         props.putAll(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);
@@ -138,6 +140,8 @@ interface AppUnderTest extends AutoCloseable {
         overrides.put(ConfigLoader.TOPIC_PARTITIONS, String.valueOf(partitions));
         overrides.put(ConfigLoader.DATA_DIR, dataDir.toString());
         overrides.put(ConfigLoader.HTTP_PORT, "0");
+        // each pipeline its own OTLP topic, under its prefix (the service's default names it in full: otlp_spans)
+        overrides.putIfAbsent(AgentOutcomesConfig.INPUT_OTLP_TOPIC, topicPrefix + TopicNames.OTLP_SPANS);
         return ConfigLoader.load(Optional.empty(), Map.of(), overrides);
     }
 

@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
 @Command(name = "throughput", description = "Pipeline vs byte-array passthrough records/s, side by side.",
         mixinStandardHelpOptions = true)
 final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> {
-    @Option(names = "--inputs", split = ",", description = "Input formats: avro, json-vat, json-flatagents, json-review (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--inputs", split = ",", description = "Input formats: avro, json-vat, json-flatagents, json-review, otlp-proto, otlp-json (default: ${DEFAULT-VALUE}).")
     List<String> inputs = new ArrayList<>(List.of("avro"));
 
     @Option(names = "--analytics", split = ",", description = "Analytics on and/or off (default: ${DEFAULT-VALUE}).")
@@ -108,7 +108,10 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                 Workload.Input input = Workload.Input.of(inputLabel);
                 for (long taskCount : tasks) {
                     String prefix = "bench-" + System.currentTimeMillis() % 100_000 + "-" + (++variantNo) + ".";
-                    String inputTopic = prefix + (input.json() ? TopicNames.AGENT_RESULTS_JSON : TopicNames.AGENT_RESULTS);
+                    if (stageCosts && input.otlp()) {
+                        throw new IllegalArgumentException("--stage-costs measures avro and the JSON dialects, not " + input);
+                    }
+                    String inputTopic = input.topic(prefix);
                     String passthroughOut = prefix + "passthrough-out";
                     String matchedOut = prefix + "matched-out";
                     TopicProvisioner.ensure(cluster.clientConfig(), List.of(
@@ -185,7 +188,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                 // JSON in: the pipeline writes the canonical records to its own agent-results, which a later round must
                 // not read again; so each round has its own topics and its own copy of the input, loaded before it
                 // starts (not timed).
-                Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), roundPrefix + TopicNames.AGENT_RESULTS_JSON,
+                Workload.produce(cluster.bootstrapServers(), cluster.registryUrl(), v.input().topic(roundPrefix),
                         v.input(), records, v.taskCount());
             }
             if (stageCosts) {
@@ -269,6 +272,6 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
      * to its {@code agent-results}, which the next round's pipeline would read again).
      */
     private static String pipelinePrefix(String prefix, Workload.Input input, String tag) {
-        return input.json() ? prefix + tag + "." : prefix;
+        return input.normalized() ? prefix + tag + "." : prefix;
     }
 }

@@ -36,9 +36,13 @@ import org.apache.kafka.common.serialization.Serializer;
  * JSON in each input dialect, carrying the same facts.
  */
 final class Workload {
-    /** The input format of a run: Avro to {@code agent-results}, or JSON of one dialect to {@code agent-results-json}. */
+    /**
+     * The input format of a run: Avro to {@code agent-results}, JSON of one dialect to {@code agent-results-json}, or
+     * OTLP spans in either encoding to {@code otlp_spans}.
+     */
     enum Input {
-        AVRO("avro"), JSON_VAT("json-vat"), JSON_FLATAGENTS("json-flatagents"), JSON_REVIEW("json-review");
+        AVRO("avro"), JSON_VAT("json-vat"), JSON_FLATAGENTS("json-flatagents"), JSON_REVIEW("json-review"),
+        OTLP_PROTO("otlp-proto"), OTLP_JSON("otlp-json");
 
         final String label;
 
@@ -46,8 +50,23 @@ final class Workload {
             this.label = label;
         }
 
+        /** JSON of one of the agent-result dialects. */
         boolean json() {
+            return this == JSON_VAT || this == JSON_FLATAGENTS || this == JSON_REVIEW;
+        }
+
+        boolean otlp() {
+            return this == OTLP_PROTO || this == OTLP_JSON;
+        }
+
+        /** Normalized by the pipeline into its own {@code agent-results} (every input but Avro). */
+        boolean normalized() {
             return this != AVRO;
+        }
+
+        /** The topic this input is published to under {@code prefix}. */
+        String topic(String prefix) {
+            return prefix + (otlp() ? TopicNames.OTLP_SPANS : json() ? TopicNames.AGENT_RESULTS_JSON : TopicNames.AGENT_RESULTS);
         }
 
         static Input of(String label) {
@@ -56,7 +75,8 @@ final class Workload {
                     return input;
                 }
             }
-            throw new IllegalArgumentException("unknown input '" + label + "': one of avro, json-vat, json-flatagents, json-review");
+            throw new IllegalArgumentException("unknown input '" + label + "': one of avro, json-vat, json-flatagents, json-review, "
+                    + "otlp-proto, otlp-json");
         }
 
         @Override
@@ -154,7 +174,9 @@ final class Workload {
                 new ByteArraySerializer())) {
             for (long i = 0; i < records; i++) {
                 byte[] key = taskId(i, tasks).getBytes(StandardCharsets.UTF_8);
-                byte[] value = input.json() ? json(input, i, tasks) : avro.serialize(topic, avro(i, tasks));
+                byte[] value = input.otlp() ? OtlpWorkload.request(i, tasks, input == Input.OTLP_JSON,
+                        AGENTS[(int) (i % AGENTS.length)], MODELS[(int) (i % MODELS.length)], System.currentTimeMillis())
+                        : input.json() ? json(input, i, tasks) : avro.serialize(topic, avro(i, tasks));
                 producer.send(new ProducerRecord<>(topic, null, key, value, headers(input, i)), (metadata, e) -> {
                     if (e != null) {
                         failed.compareAndSet(null, e);
