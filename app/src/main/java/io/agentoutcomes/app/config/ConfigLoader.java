@@ -114,7 +114,8 @@ public final class ConfigLoader {
                         AgentOutcomesConfig.HTTP_TLS_KEYSTORE_TYPE),
                 secret(config, AgentOutcomesConfig.HTTP_TLS_KEY_PASSWORD),
                 store(config, AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_LOCATION, AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_PASSWORD,
-                        AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_TYPE));
+                        AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_TYPE),
+                config.getString(AgentOutcomesConfig.EMBEDDED_REGISTRY_TLS_CLIENT_AUTH).trim().equalsIgnoreCase("required"));
     }
 
     private static Optional<String> secret(AgentOutcomesConfig config, String name) {
