@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
 import java.io.Reader;
@@ -62,12 +63,14 @@ public final class ConfigLoader {
     }
 
     private static AppConfig fromSettings(Map<String, String> settings) {
+        ConfluentSerdeSettings.refuseUnhonoured(settings);
         Map<String, String> own = new HashMap<>();
         Map<String, String> kafka = new HashMap<>();
         settings.forEach((key, value) -> {
             if (AgentOutcomesConfig.owns(key)) {
                 own.put(key, value);
-            } else if (ownPrefix(key).isPresent() && !AgentOutcomesConfig.isKafkaSetting(key)) {
+            } else if (ownPrefix(key).isPresent() && !AgentOutcomesConfig.isKafkaSetting(key)
+                    && !AvroSerdeConfig.HONOURED.contains(key)) {
                 throw new ConfigError("Unknown setting " + key + " (see " + AgentOutcomesConfig.OWN_PREFIXES.get(ownPrefix(key).get()) + ")");
             } else {
                 kafka.put(key, value);
