@@ -42,6 +42,15 @@ class MainTest {
                 + "or at least 1, was 0" + System.lineSeparator());
     }
 
+    @Test
+    void aConfluentSerdeSettingTheServiceDoesNotHonourStopsTheRunWithItsNameAndWhy() {
+        assertThat(run("run", "-p", "value.subject.name.strategy=io.confluent.kafka.serializers.subject.RecordNameStrategy"))
+                .isEqualTo(1);
+        assertThat(err.toString()).isEqualTo("agent-outcomes: Confluent serde settings this service does not honour "
+                + "(remove them; docs/schemas.md): value.subject.name.strategy: subjects are always <topic>-key / "
+                + "<topic>-value (Confluent's TopicNameStrategy)" + System.lineSeparator());
+    }
+
     /** Listening on every interface without credentials or a keystore: no data answers anyone, the service does not start. */
     @Test
     void listeningBeyondLoopbackWithoutCredentialsOrAKeystoreRefusesToStartNamingTheSettings() {

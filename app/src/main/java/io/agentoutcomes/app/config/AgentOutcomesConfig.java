@@ -69,6 +69,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String EMBEDDED_KAFKA_PORT = "embedded.kafka.port";
     public static final String EMBEDDED_REGISTRY_PORT = "embedded.registry.port";
     public static final String EMBEDDED_REGISTRY_MAX_REQUEST_BYTES = "embedded.registry.max.request.bytes";
+    public static final String EMBEDDED_REGISTRY_TLS_CLIENT_AUTH = "embedded.registry.tls.client.auth";
     public static final String POLICY_PRESET = "policy.preset";
     public static final String POLICY_MAX_RETRIES = "policy.max.retries";
     public static final String POLICY_MAX_ATTEMPTS = "policy.max.attempts";
@@ -153,6 +154,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(EMBEDDED_KAFKA_PORT, Type.INT, 9092, Check.port(), "Port of the embedded broker's client listener.")
             .define(EMBEDDED_REGISTRY_PORT, Type.INT, 8081, Check.port(), "Port of the embedded schema registry.")
             .define(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES, Type.INT, SchemaRegistryServer.DEFAULT_MAX_REQUEST_BYTES, Check.atLeast(1024), "Request bodies the embedded registry reads; longer ones are answered 413.")
+            .define(EMBEDDED_REGISTRY_TLS_CLIENT_AUTH, Type.STRING, "none", Check.oneOf(List.of("none", "required")), "required: the embedded registry answers only clients presenting a certificate that http.tls.truststore trusts (mutual TLS; needs http.tls.keystore and http.tls.truststore), and the service presents its own http.tls.keystore certificate to it and to its other instances. none: no client certificate asked.")
             .group(POLICY)
             .define(POLICY_PRESET, Type.STRING, "default", Check.oneOf(List.of(PRESETS.split(", "))), "The error policy to start from (docs/classification.md).")
             .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "The retry limit, which counts failures, not retries: a retry becomes a stop once a task's consecutive failures reach it, so 5 means at most 5 attempts, 4 of them retries (0 and 1: no retry). Not set: the preset's (5 for default).")

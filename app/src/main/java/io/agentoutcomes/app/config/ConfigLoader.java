@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
 import java.io.Reader;
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.apache.kafka.common.config.types.Password;
@@ -26,6 +28,7 @@ import org.apache.kafka.common.config.types.Password;
  */
 public final class ConfigLoader {
     public static final String ENV_PREFIX = EnvironmentVariables.PREFIX;
+    public static final String CONFIG_PROVIDERS = AbstractConfig.CONFIG_PROVIDERS_CONFIG;
 
     public static final String BOOTSTRAP_SERVERS = AgentOutcomesConfig.BOOTSTRAP_SERVERS;
     public static final String SCHEMA_REGISTRY_URL = AgentOutcomesConfig.SCHEMA_REGISTRY_URL;
@@ -58,16 +61,38 @@ public final class ConfigLoader {
                 settings.put(key, value);
             }
         });
-        return fromSettings(settings);
+        return fromSettings(withProvidedValues(settings));
+    }
+
+    /**
+     * The settings with every {@code ${provider:path:key}} resolved by the config providers that {@code config.providers}
+     * names ({@code config.providers=file} with {@code config.providers.file.class=
+     * org.apache.kafka.common.config.provider.FileConfigProvider}), by Kafka's own {@link AbstractConfig}, as a Kafka
+     * client resolves its own: so a secret can live in a mounted file, for the service's settings and the registry's too.
+     */
+    static Map<String, String> withProvidedValues(Map<String, String> settings) {
+        if (!settings.containsKey(CONFIG_PROVIDERS)) {
+            return settings;
+        }
+        try {
+            Map<String, String> resolved = new HashMap<>();
+            new AbstractConfig(new ConfigDef(), settings, false).originals()
+                    .forEach((key, value) -> resolved.put(key, value == null ? null : value.toString()));
+            return resolved;
+        } catch (ConfigException e) {
+            throw new ConfigError("config.providers: " + e.getMessage());
+        }
     }
 
     private static AppConfig fromSettings(Map<String, String> settings) {
+        ConfluentSerdeSettings.refuseUnhonoured(settings);
         Map<String, String> own = new HashMap<>();
         Map<String, String> kafka = new HashMap<>();
         settings.forEach((key, value) -> {
             if (AgentOutcomesConfig.owns(key)) {
                 own.put(key, value);
-            } else if (ownPrefix(key).isPresent() && !AgentOutcomesConfig.isKafkaSetting(key)) {
+            } else if (ownPrefix(key).isPresent() && !AgentOutcomesConfig.isKafkaSetting(key)
+                    && !AvroSerdeConfig.HONOURED.contains(key)) {
                 throw new ConfigError("Unknown setting " + key + " (see " + AgentOutcomesConfig.OWN_PREFIXES.get(ownPrefix(key).get()) + ")");
             } else {
                 kafka.put(key, value);
@@ -116,7 +141,8 @@ public final class ConfigLoader {
                         AgentOutcomesConfig.HTTP_TLS_KEYSTORE_TYPE),
                 secret(config, AgentOutcomesConfig.HTTP_TLS_KEY_PASSWORD),
                 store(config, AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_LOCATION, AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_PASSWORD,
-                        AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_TYPE));
+                        AgentOutcomesConfig.HTTP_TLS_TRUSTSTORE_TYPE),
+                config.getString(AgentOutcomesConfig.EMBEDDED_REGISTRY_TLS_CLIENT_AUTH).trim().equalsIgnoreCase("required"));
     }
 
     private static Optional<String> secret(AgentOutcomesConfig config, String name) {

@@ -37,7 +37,7 @@ public final class SettingsTable {
         }
         table.append("| anything else | `").append(EnvironmentVariables.PREFIX).append("…` | `-p key=value` | | | | passed to every ")
                 .append("Kafka client and to Kafka Streams as it is (security, `num.stream.threads`, serde settings such as ")
-                .append("`auto.register.schemas`) |\n");
+                .append("`auto.register.schemas`); a Confluent serde setting the service does not honour is refused (schemas.md) |\n");
         return table.toString();
     }
 

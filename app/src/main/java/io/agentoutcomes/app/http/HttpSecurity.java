@@ -22,9 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 
 /**
  * Who may use the HTTP API and the embedded registry, and over what, from the {@code http.auth.*} and {@code http.tls.*}
@@ -43,11 +41,14 @@ import javax.net.ssl.TrustManagerFactory;
  * @param keystore       {@code http.tls.keystore.*}
  * @param keyPassword    {@code http.tls.key.password}; empty: the keystore's
  * @param truststore     {@code http.tls.truststore.*}; empty: the JVM's default trust store
+ * @param registryClientCertificates {@code embedded.registry.tls.client.auth=required}: the embedded registry answers
+ *                       only clients presenting a certificate the trust store trusts, and the service presents its
+ *                       keystore's to it
  */
 public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean> authEnabled,
                            Optional<String> bearerToken, Optional<String> basicUserInfo, boolean metricsAuth,
                            Optional<Boolean> tlsEnabled, Optional<StoreFile> keystore, Optional<String> keyPassword,
-                           Optional<StoreFile> truststore) {
+                           Optional<StoreFile> truststore, boolean registryClientCertificates) {
     /** The realm of the {@code WWW-Authenticate} challenge. */
     public static final String REALM = "agent-outcomes";
 
@@ -76,7 +77,7 @@ public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean
     /** No credentials and plain HTTP on the loopback, as the service runs on a laptop (and the tests of other things). */
     public static HttpSecurity none() {
         return new HttpSecurity("127.0.0.1", false, Optional.empty(), Optional.empty(), Optional.empty(), false,
-                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
+                Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty(), false);
     }
 
     /** Whether credentials are configured. */
@@ -123,6 +124,10 @@ public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean
                     + " set http.tls.keystore.location and http.tls.keystore.password (AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_LOCATION, "
                     + "AGENT_OUTCOMES_HTTP_TLS_KEYSTORE_PASSWORD)" + (tlsEnabled.isPresent() ? ""
                     : ", or http.tls.enabled=false for plain HTTP (behind a proxy that terminates TLS)"));
+        }
+        if (registryClientCertificates && (!tls() || truststore.isEmpty())) {
+            problems.add("embedded.registry.tls.client.auth=required needs HTTPS and the certificates it accepts: set "
+                    + "http.tls.keystore.location and http.tls.truststore.location (the CA that signed the clients' certificates)");
         }
         return problems;
     }
@@ -188,31 +193,32 @@ public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean
             return Optional.empty();
         }
         StoreFile store = keystore.orElseThrow(() -> new IllegalStateException(String.join("; ", problems())));
-        try {
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(store.load(), keyPassword.or(store::password).map(String::toCharArray).orElse(new char[0]));
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys.getKeyManagers(), null, null);
-            return Optional.of(context);
-        } catch (IOException | GeneralSecurityException e) {
-            throw new IllegalArgumentException("Cannot use the keystore http.tls.keystore.location=" + store + ": " + e.getMessage(), e);
-        }
+        return Optional.of(HttpTls.context(Optional.of(store), keyPassword, Optional.empty()));
     }
 
-    /** What the service trusts when it calls over HTTPS: the trust store when set, else empty (the JVM's default). */
+    /**
+     * The embedded registry's TLS context: the servers', and with client certificates required, the trust store's
+     * certificates to check them against ({@link HttpServers#listen(String, int, String, Optional, boolean)}).
+     */
+    public Optional<SSLContext> registrySslContext() {
+        if (!registryClientCertificates) {
+            return serverSslContext();
+        }
+        if (problems().stream().anyMatch(problem -> problem.startsWith("embedded.registry"))) {
+            throw new IllegalStateException(String.join("; ", problems()));
+        }
+        return Optional.of(HttpTls.context(keystore, keyPassword, truststore));
+    }
+
+    /**
+     * What the service trusts when it calls over HTTPS: the trust store when set, else empty (the JVM's default); with
+     * the embedded registry requiring client certificates, it presents its keystore's too.
+     */
     public Optional<SSLContext> clientSslContext() {
-        return truststore.map(store -> {
-            try {
-                TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-                trust.init(store.load());
-                SSLContext context = SSLContext.getInstance("TLS");
-                context.init(null, trust.getTrustManagers(), null);
-                return context;
-            } catch (IOException | GeneralSecurityException e) {
-                throw new IllegalArgumentException("Cannot use the trust store http.tls.truststore.location=" + store + ": "
-                        + e.getMessage(), e);
-            }
-        });
+        if (registryClientCertificates && keystore.isPresent()) {
+            return Optional.of(HttpTls.context(keystore, keyPassword, truststore));
+        }
+        return truststore.map(store -> HttpTls.context(Optional.empty(), Optional.empty(), Optional.of(store)));
     }
 
     /** An HTTP client for calls to the other instances: the trust store, the given connect timeout. */
@@ -241,6 +247,14 @@ public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean
                 store.password().ifPresent(password -> settings.put(AvroSerdeConfig.SSL_TRUSTSTORE_PASSWORD, password));
                 settings.put(AvroSerdeConfig.SSL_TRUSTSTORE_TYPE, store.type());
             });
+        }
+        if (registryClientCertificates) {
+            keystore.ifPresent(store -> {
+                settings.put(AvroSerdeConfig.SSL_KEYSTORE_LOCATION, store.location().toString());
+                store.password().ifPresent(password -> settings.put(AvroSerdeConfig.SSL_KEYSTORE_PASSWORD, password));
+                settings.put(AvroSerdeConfig.SSL_KEYSTORE_TYPE, store.type());
+            });
+            keyPassword.ifPresent(password -> settings.put(AvroSerdeConfig.SSL_KEY_PASSWORD, password));
         }
         return settings;
     }
@@ -271,6 +285,7 @@ public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean
         bearerToken.ifPresent(t -> kinds.add("bearer"));
         basicUserInfo.ifPresent(u -> kinds.add("basic"));
         return "auth=" + (authRequired() ? "required" + kinds + (metricsRequireAuth() ? ", metrics too" : "") : "off")
-                + ", tls=" + (tls() ? "on" + keystore.map(store -> " (" + store + ")").orElse("") : "off");
+                + ", tls=" + (tls() ? "on" + keystore.map(store -> " (" + store + ")").orElse("") : "off")
+                + (registryClientCertificates ? ", registry client certificates required" : "");
     }
 }

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.http;
 
 import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
 
 /** Starting and stopping the JDK's HTTP server, with the timeouts and reader threads every server of the project shares. */
 public final class HttpServers {
@@ -65,11 +67,24 @@ public final class HttpServers {
      * connection is closed.
      */
     public static HttpServer listen(String host, int port, String threadName, Optional<SSLContext> tls) throws IOException {
+        return listen(host, port, threadName, tls, false);
+    }
+
+    /** As {@link #listen(String, int, String, Optional)}; with {@code needClientAuth}, a TLS client without a trusted certificate is refused in the handshake. */
+    public static HttpServer listen(String host, int port, String threadName, Optional<SSLContext> tls,
+                                    boolean needClientAuth) throws IOException {
         InetSocketAddress address = new InetSocketAddress(host, port);
         HttpServer server;
         if (tls.isPresent()) {
             HttpsServer https = HttpsServer.create(address, 64);
-            https.setHttpsConfigurator(new HttpsConfigurator(tls.get()));
+            https.setHttpsConfigurator(new HttpsConfigurator(tls.get()) {
+                @Override
+                public void configure(HttpsParameters params) {
+                    SSLParameters parameters = getSSLContext().getDefaultSSLParameters();
+                    parameters.setNeedClientAuth(needClientAuth);
+                    params.setSSLParameters(parameters);
+                }
+            });
             server = https;
         } else {
             server = HttpServer.create(address, 64);

@@ -57,7 +57,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
                                 HttpSecurity security) throws IOException {
         this.security = security;
         this.routes = new RegistryRoutes(store, new WriterForwarder(security), maxRequestBytes).table();
-        this.server = HttpServers.listen(host, port, "schema-registry-http", security.serverSslContext());
+        this.server = HttpServers.listen(host, port, "schema-registry-http", security.registrySslContext(),
+                security.registryClientCertificates());
         server.createContext("/", this::handle);
         try {
             String advertised = advertisedHost.equals("0.0.0.0") || advertisedHost.equals("::") ? "localhost" : advertisedHost;

@@ -34,9 +34,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
 
     private final List<URI> baseUrls;
     private final Optional<String> authorization;
-    private final Duration requestTimeout;
-    private final int maxAttempts;
-    private final Duration initialBackoff;
+    private final RegistryCalls calls;
     private final HttpClient http;
 
     /**
@@ -59,15 +57,24 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
      */
     public RestSchemaRegistryClient(List<URI> baseUrls, Optional<String> authorization, Optional<SSLContext> sslContext,
                                     Duration requestTimeout, int maxAttempts, Duration initialBackoff) {
+        this(baseUrls, authorization, sslContext, new RegistryCalls(requestTimeout, requestTimeout, maxAttempts,
+                initialBackoff, Duration.ofMillis(Long.MAX_VALUE)));
+    }
+
+    /**
+     * @param authorization the {@code Authorization} header every request carries, if the registry wants one
+     * @param sslContext    what HTTPS trusts and the client certificate it presents; empty: the JVM's defaults
+     * @param calls         timeouts and retries
+     */
+    public RestSchemaRegistryClient(List<URI> baseUrls, Optional<String> authorization, Optional<SSLContext> sslContext,
+                                    RegistryCalls calls) {
         if (baseUrls.isEmpty()) {
             throw new IllegalArgumentException("at least one schema registry URL is required");
         }
         this.baseUrls = List.copyOf(baseUrls);
         this.authorization = authorization;
-        this.requestTimeout = requestTimeout;
-        this.maxAttempts = Math.max(1, maxAttempts);
-        this.initialBackoff = initialBackoff;
-        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(requestTimeout);
+        this.calls = calls;
+        HttpClient.Builder http = HttpClient.newBuilder().connectTimeout(calls.connectTimeout());
         sslContext.ifPresent(http::sslContext);
         this.http = http.build();
     }
@@ -120,7 +127,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
     }
 
     private JsonNode send(String method, String path, String body) {
-        Duration backoff = initialBackoff;
+        int maxAttempts = calls.attempts();
         Exception lastFailure = null;
         for (int attempt = 0; attempt < maxAttempts; attempt++) {
             URI url = URI.create(stripSlash(baseUrls.get(attempt % baseUrls.size()).toString()) + path);
@@ -142,10 +149,10 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
                 throw new SchemaRegistryUnavailableException("Interrupted while calling the schema registry at " + url, e);
             }
             if (attempt + 1 < maxAttempts) {
+                Duration backoff = calls.backoff(attempt);
                 LOG.warn("Schema registry call {} {} failed ({}); attempt {} of {}, retrying in {} ms", method, url,
                         lastFailure, attempt + 1, maxAttempts, backoff.toMillis());
                 sleep(backoff);
-                backoff = backoff.multipliedBy(2);
             }
         }
         throw new SchemaRegistryUnavailableException("Schema registry at " + describe() + " did not answer " + method
@@ -154,7 +161,7 @@ public final class RestSchemaRegistryClient implements SchemaRegistryClient {
 
     private HttpRequest request(String method, URI url, String body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(url)
-                .timeout(requestTimeout)
+                .timeout(calls.requestTimeout())
                 .header("Accept", CONTENT_TYPE + ", application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));

@@ -2,7 +2,8 @@ package io.agentoutcomes.avro.serde;
 
 import io.agentoutcomes.avro.registry.CachingSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
-import io.agentoutcomes.avro.registry.RegistryTrustStore;
+import io.agentoutcomes.avro.registry.RegistryCalls;
+import io.agentoutcomes.avro.registry.RegistryTls;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import java.net.URI;
@@ -11,27 +12,33 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.config.ConfigException;
-import org.apache.kafka.common.config.types.Password;
 
 /**
- * The serde's settings, under the names Confluent's serializers use, parsed once from a Kafka config map.
+ * The serde's settings, under the names Confluent's serializers use, parsed once from a Kafka config map. Confluent's
+ * names of the retry and timeout settings are aliases, with or without the {@code schema.registry.} prefix.
  *
  * @param registryUrls       {@code schema.registry.url}: comma-separated registry URLs, or {@code mock://scope}
  * @param autoRegister       {@code auto.register.schemas}: register the writer's schema (default true)
  * @param useLatestVersion   {@code use.latest.version}: write with the subject's latest schema (default false)
- * @param basicAuthUserInfo  {@code basic.auth.user.info} ({@code user:password}), or credentials in the URL
+ * @param basicAuthUserInfo  {@code basic.auth.user.info} ({@code user:password}), credentials in the URL
+ *                           ({@code basic.auth.credentials.source=URL}), or the Kafka clients' SASL user
+ *                           ({@code SASL_INHERIT})
  * @param bearerAuthToken    {@code bearer.auth.token}, with {@code bearer.auth.credentials.source=STATIC_TOKEN}: sent
  *                           instead of basic credentials
- * @param trustStore         {@code schema.registry.ssl.truststore.location}, {@code .password}, {@code .type}: what
- *                           HTTPS trusts; not set: the JVM's default trust store
+ * @param tls                {@code schema.registry.ssl.truststore.*} (what HTTPS trusts; not set: the JVM's default),
+ *                           {@code schema.registry.ssl.keystore.*} and {@code .key.password} (the client certificate)
  * @param specificReader     {@code specific.avro.reader}: decode to generated classes (default false)
  * @param latestCacheTtl     {@code latest.cache.ttl.sec}: how long a subject's latest version is kept (-1: always)
- * @param requestTimeout     {@code schema.registry.request.timeout.ms} (default 10 000)
- * @param requestAttempts    {@code schema.registry.request.attempts}: tries per call while unreachable (default 6)
- * @param retryBackoff       {@code schema.registry.retry.backoff.ms}: first wait between tries, doubled each time (default 200)
+ * @param calls              timeouts and retries: {@code schema.registry.request.timeout.ms} (alias
+ *                           {@code http.read.timeout.ms}, default 10 000), {@code http.connect.timeout.ms} (default the
+ *                           request timeout), {@code schema.registry.request.attempts} (or {@code max.retries} + 1,
+ *                           default 6), {@code schema.registry.retry.backoff.ms} (alias {@code retries.wait.ms},
+ *                           default 200, doubled each time) and {@code retries.max.wait.ms} (default no limit)
  */
 public record AvroSerdeConfig(
         List<String> registryUrls,
@@ -39,28 +46,49 @@ public record AvroSerdeConfig(
         boolean useLatestVersion,
         Optional<String> basicAuthUserInfo,
         Optional<String> bearerAuthToken,
-        Optional<RegistryTrustStore> trustStore,
+        RegistryTls tls,
         boolean specificReader,
         Duration latestCacheTtl,
-        Duration requestTimeout,
-        int requestAttempts,
-        Duration retryBackoff) {
+        RegistryCalls calls) {
 
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String AUTO_REGISTER_SCHEMAS = "auto.register.schemas";
     public static final String USE_LATEST_VERSION = "use.latest.version";
     public static final String BASIC_AUTH_CREDENTIALS_SOURCE = "basic.auth.credentials.source";
     public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
+    /** Confluent's deprecated name of {@link #BASIC_AUTH_USER_INFO}. */
+    public static final String SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO = "schema.registry.basic.auth.user.info";
     public static final String BEARER_AUTH_CREDENTIALS_SOURCE = "bearer.auth.credentials.source";
     public static final String BEARER_AUTH_TOKEN = "bearer.auth.token";
     public static final String SSL_TRUSTSTORE_LOCATION = "schema.registry.ssl.truststore.location";
     public static final String SSL_TRUSTSTORE_PASSWORD = "schema.registry.ssl.truststore.password";
     public static final String SSL_TRUSTSTORE_TYPE = "schema.registry.ssl.truststore.type";
+    public static final String SSL_KEYSTORE_LOCATION = "schema.registry.ssl.keystore.location";
+    public static final String SSL_KEYSTORE_PASSWORD = "schema.registry.ssl.keystore.password";
+    public static final String SSL_KEYSTORE_TYPE = "schema.registry.ssl.keystore.type";
+    public static final String SSL_KEY_PASSWORD = "schema.registry.ssl.key.password";
     public static final String SPECIFIC_AVRO_READER = "specific.avro.reader";
     public static final String LATEST_CACHE_TTL_SEC = "latest.cache.ttl.sec";
     public static final String REQUEST_TIMEOUT_MS = "schema.registry.request.timeout.ms";
     public static final String REQUEST_ATTEMPTS = "schema.registry.request.attempts";
     public static final String RETRY_BACKOFF_MS = "schema.registry.retry.backoff.ms";
+    /** Confluent's names of the client's timeouts and retries, each also under {@code schema.registry.}. */
+    public static final String HTTP_READ_TIMEOUT_MS = "http.read.timeout.ms";
+    public static final String HTTP_CONNECT_TIMEOUT_MS = "http.connect.timeout.ms";
+    public static final String MAX_RETRIES = "max.retries";
+    public static final String RETRIES_WAIT_MS = "retries.wait.ms";
+    public static final String RETRIES_MAX_WAIT_MS = "retries.max.wait.ms";
+    public static final String CLIENT_NAMESPACE = "schema.registry.";
+
+    /** Every setting this serde reads, under every name it takes. */
+    public static final Set<String> HONOURED = Set.of(SCHEMA_REGISTRY_URL, AUTO_REGISTER_SCHEMAS, USE_LATEST_VERSION,
+            BASIC_AUTH_CREDENTIALS_SOURCE, BASIC_AUTH_USER_INFO, SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO,
+            BEARER_AUTH_CREDENTIALS_SOURCE, BEARER_AUTH_TOKEN, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD,
+            SSL_TRUSTSTORE_TYPE, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE, SSL_KEY_PASSWORD,
+            SPECIFIC_AVRO_READER, LATEST_CACHE_TTL_SEC, REQUEST_TIMEOUT_MS, REQUEST_ATTEMPTS, RETRY_BACKOFF_MS,
+            HTTP_READ_TIMEOUT_MS, CLIENT_NAMESPACE + HTTP_READ_TIMEOUT_MS, HTTP_CONNECT_TIMEOUT_MS,
+            CLIENT_NAMESPACE + HTTP_CONNECT_TIMEOUT_MS, MAX_RETRIES, CLIENT_NAMESPACE + MAX_RETRIES, RETRIES_WAIT_MS,
+            CLIENT_NAMESPACE + RETRIES_WAIT_MS, RETRIES_MAX_WAIT_MS, CLIENT_NAMESPACE + RETRIES_MAX_WAIT_MS);
 
     /** Parses the serde settings from a Kafka config map; {@code schema.registry.url} is required. */
     public static AvroSerdeConfig from(Map<String, ?> configs) {
@@ -69,6 +97,7 @@ public record AvroSerdeConfig(
             throw new ConfigException("Missing required configuration \"" + SCHEMA_REGISTRY_URL
                     + "\": the URL of a Confluent-compatible schema registry (or mock://<scope> in tests)");
         }
+        SerdeSettings settings = new SerdeSettings(configs);
         List<String> urls = new ArrayList<>();
         Optional<String> urlUserInfo = Optional.empty();
         for (String raw : Arrays.stream(url.toString().split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList()) {
@@ -84,23 +113,40 @@ public record AvroSerdeConfig(
             }
             urls.add(uri.toString());
         }
-        String credentialsSource = string(configs, BASIC_AUTH_CREDENTIALS_SOURCE, "USER_INFO");
-        Optional<String> userInfo = secret(configs, BASIC_AUTH_USER_INFO);
-        if (userInfo.isEmpty() || "URL".equalsIgnoreCase(credentialsSource)) {
-            userInfo = urlUserInfo;
-        }
+        Optional<String> inUrl = urlUserInfo;
+        String credentialsSource = settings.string("USER_INFO", BASIC_AUTH_CREDENTIALS_SOURCE).toUpperCase(Locale.ROOT);
+        Optional<String> userInfo = switch (credentialsSource) {
+            case "USER_INFO" -> settings.secret(BASIC_AUTH_USER_INFO, SCHEMA_REGISTRY_BASIC_AUTH_USER_INFO).or(() -> inUrl);
+            case "URL" -> inUrl;
+            case "SASL_INHERIT" -> Optional.of(settings.saslUserInfo(BASIC_AUTH_CREDENTIALS_SOURCE));
+            default -> throw new ConfigException(BASIC_AUTH_CREDENTIALS_SOURCE, credentialsSource,
+                    "expected USER_INFO, URL or SASL_INHERIT");
+        };
+        Duration requestTimeout = Duration.ofMillis(settings.number(10_000, 1, REQUEST_TIMEOUT_MS, HTTP_READ_TIMEOUT_MS,
+                CLIENT_NAMESPACE + HTTP_READ_TIMEOUT_MS));
+        long attempts = settings.value(REQUEST_ATTEMPTS).isPresent() ? settings.number(6, 1, REQUEST_ATTEMPTS)
+                : settings.number(5, 0, MAX_RETRIES, CLIENT_NAMESPACE + MAX_RETRIES) + 1;
         return new AvroSerdeConfig(List.copyOf(urls),
-                bool(configs, AUTO_REGISTER_SCHEMAS, true),
-                bool(configs, USE_LATEST_VERSION, false),
+                settings.bool(true, AUTO_REGISTER_SCHEMAS),
+                settings.bool(false, USE_LATEST_VERSION),
                 userInfo,
-                bearerToken(configs),
-                secret(configs, SSL_TRUSTSTORE_LOCATION).map(location -> new RegistryTrustStore(Path.of(location),
-                        secret(configs, SSL_TRUSTSTORE_PASSWORD), string(configs, SSL_TRUSTSTORE_TYPE, "PKCS12"))),
-                bool(configs, SPECIFIC_AVRO_READER, false),
-                Duration.ofSeconds(number(configs, LATEST_CACHE_TTL_SEC, -1)),
-                Duration.ofMillis(number(configs, REQUEST_TIMEOUT_MS, 10_000)),
-                (int) number(configs, REQUEST_ATTEMPTS, 6),
-                Duration.ofMillis(number(configs, RETRY_BACKOFF_MS, 200)));
+                bearerToken(settings),
+                new RegistryTls(store(settings, SSL_TRUSTSTORE_LOCATION, SSL_TRUSTSTORE_PASSWORD, SSL_TRUSTSTORE_TYPE),
+                        store(settings, SSL_KEYSTORE_LOCATION, SSL_KEYSTORE_PASSWORD, SSL_KEYSTORE_TYPE),
+                        settings.secret(SSL_KEY_PASSWORD)),
+                settings.bool(false, SPECIFIC_AVRO_READER),
+                Duration.ofSeconds(settings.number(-1, -1, LATEST_CACHE_TTL_SEC)),
+                new RegistryCalls(settings.value(HTTP_CONNECT_TIMEOUT_MS, CLIENT_NAMESPACE + HTTP_CONNECT_TIMEOUT_MS).isPresent()
+                        ? Duration.ofMillis(settings.number(0, 1, HTTP_CONNECT_TIMEOUT_MS, CLIENT_NAMESPACE + HTTP_CONNECT_TIMEOUT_MS))
+                        : requestTimeout,
+                        requestTimeout, (int) Math.min(attempts, Integer.MAX_VALUE),
+                        Duration.ofMillis(settings.number(200, 0, RETRY_BACKOFF_MS, RETRIES_WAIT_MS, CLIENT_NAMESPACE + RETRIES_WAIT_MS)),
+                        Duration.ofMillis(settings.number(Long.MAX_VALUE, 0, RETRIES_MAX_WAIT_MS, CLIENT_NAMESPACE + RETRIES_MAX_WAIT_MS))));
+    }
+
+    private static Optional<RegistryTls.Store> store(SerdeSettings settings, String location, String password, String type) {
+        return settings.secret(location).map(file -> new RegistryTls.Store(Path.of(file), settings.secret(password),
+                settings.string("PKCS12", type)));
     }
 
     /** A caching client for these settings: the in-memory registry of a mock:// scope, else the REST client. */
@@ -108,7 +154,7 @@ public record AvroSerdeConfig(
         SchemaRegistryClient client = registryUrls.get(0).startsWith(MockSchemaRegistry.MOCK_URL_PREFIX)
                 ? MockSchemaRegistry.clientFor(registryUrls.get(0))
                 : new RestSchemaRegistryClient(registryUrls.stream().map(URI::create).toList(), authorization(),
-                        trustStore.map(RegistryTrustStore::sslContext), requestTimeout, requestAttempts, retryBackoff);
+                        tls.configured() ? Optional.of(tls.sslContext()) : Optional.empty(), calls);
         return new CachingSchemaRegistryClient(client, latestCacheTtl);
     }
 
@@ -124,28 +170,21 @@ public record AvroSerdeConfig(
         return "AvroSerdeConfig[registryUrls=" + registryUrls + ", autoRegister=" + autoRegister
                 + ", useLatestVersion=" + useLatestVersion + ", basicAuth=" + (basicAuthUserInfo.isPresent() ? "[hidden]" : "none")
                 + ", bearerAuth=" + (bearerAuthToken.isPresent() ? "[hidden]" : "none")
-                + ", trustStore=" + trustStore.map(RegistryTrustStore::toString).orElse("default")
+                + ", tls=" + tls
                 + ", specificReader=" + specificReader + "]";
     }
 
     /** Confluent's static bearer token: {@code bearer.auth.credentials.source=STATIC_TOKEN} and {@code bearer.auth.token}. */
-    private static Optional<String> bearerToken(Map<String, ?> configs) {
-        Object source = configs.get(BEARER_AUTH_CREDENTIALS_SOURCE);
-        if (source == null || source.toString().isBlank()) {
+    private static Optional<String> bearerToken(SerdeSettings settings) {
+        String source = settings.string("", BEARER_AUTH_CREDENTIALS_SOURCE);
+        if (source.isBlank()) {
             return Optional.empty();
         }
-        if (!source.toString().trim().equalsIgnoreCase("STATIC_TOKEN")) {
+        if (!source.equalsIgnoreCase("STATIC_TOKEN")) {
             throw new ConfigException(BEARER_AUTH_CREDENTIALS_SOURCE, source, "only STATIC_TOKEN is supported");
         }
-        return Optional.of(secret(configs, BEARER_AUTH_TOKEN).orElseThrow(() -> new ConfigException(
+        return Optional.of(settings.secret(BEARER_AUTH_TOKEN).orElseThrow(() -> new ConfigException(
                 BEARER_AUTH_CREDENTIALS_SOURCE + "=STATIC_TOKEN needs " + BEARER_AUTH_TOKEN)));
-    }
-
-    /** A setting that may be a secret: given as text or as Kafka's {@link Password}; empty is not set. */
-    private static Optional<String> secret(Map<String, ?> configs, String key) {
-        Object value = configs.get(key);
-        return Optional.ofNullable(value).map(v -> v instanceof Password password ? password.value() : v.toString())
-                .filter(s -> !s.isEmpty());
     }
 
     private static URI parseUrl(String raw) {
@@ -158,35 +197,6 @@ public record AvroSerdeConfig(
         } catch (IllegalArgumentException e) {
             throw new ConfigException(SCHEMA_REGISTRY_URL, raw.replaceAll("//[^@/]*@", "//[hidden]@"),
                     "not a URL (expected e.g. http://localhost:8081): " + e.getMessage());
-        }
-    }
-
-    private static String string(Map<String, ?> configs, String key, String fallback) {
-        Object value = configs.get(key);
-        return value == null ? fallback : value.toString().trim();
-    }
-
-    private static boolean bool(Map<String, ?> configs, String key, boolean fallback) {
-        Object value = configs.get(key);
-        if (value == null) {
-            return fallback;
-        }
-        String text = value.toString().trim();
-        if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
-            throw new ConfigException(key, value, "expected true or false");
-        }
-        return Boolean.parseBoolean(text);
-    }
-
-    private static long number(Map<String, ?> configs, String key, long fallback) {
-        Object value = configs.get(key);
-        if (value == null) {
-            return fallback;
-        }
-        try {
-            return Long.parseLong(value.toString().trim());
-        } catch (NumberFormatException e) {
-            throw new ConfigException(key, value, "expected a whole number");
         }
     }
 }
