@@ -271,6 +271,36 @@ class KubernetesManifestsTest {
         }
     }
 
+    /**
+     * What the JVM measured beside heap, metaspace, code cache, direct buffers and RocksDB (GC 52 MiB, threads 20 MiB,
+     * symbols 16 MiB, arenas 13 MiB, CDS 12 MiB, NMT's own 8 MiB and the rest, 125 MiB in all,
+     * docs/operations.md#kubernetes), with a margin: the part of the budget no flag caps.
+     */
+    private static final long UNCAPPED_MIB = 160;
+
+    @Test
+    void theMemoryBudgetHeapMetaspaceCodeDirectBuffersAndRocksDbFitsUnderTheLimit() {
+        Map<String, String> env = environmentOf("agent-outcomes-0");
+        String limit = container().at("/resources/limits/memory").asText();
+        assertThat(limit).endsWith("Gi");
+        long limitMib = Long.parseLong(limit.substring(0, limit.length() - 2)) * 1024;
+        String options = env.get("JAVA_OPTS");
+        Map<String, Long> flags = new HashMap<>();
+        Matcher flag = Pattern.compile("-XX:(\\w+)=(\\d+)(m?)").matcher(options);
+        while (flag.find()) {
+            flags.put(flag.group(1), Long.parseLong(flag.group(2)));
+        }
+        long rocksDbMib = configOf("agent-outcomes-0").rocksDbMemoryBytes() / (1024 * 1024);
+        long heapMib = limitMib * flags.get("MaxRAMPercentage") / 100;
+        long budget = heapMib + flags.get("MaxMetaspaceSize") + flags.get("ReservedCodeCacheSize")
+                + flags.get("MaxDirectMemorySize") + rocksDbMib + UNCAPPED_MIB;
+
+        assertThat(container().at("/resources/requests/memory").asText()).isEqualTo(limit);
+        assertThat(rocksDbMib).isEqualTo(64);
+        assertThat(heapMib).isEqualTo(1228);
+        assertThat(budget).as("the budget in MiB of %s, %s", options, limit).isEqualTo(1836).isLessThan(limitMib);
+    }
+
     /** Prometheus scrapes through the client service only (not twice through the headless one), over HTTPS. */
     @Test
     void theServiceMonitorScrapesTheClientServicesHttpPortOverHttpsTrustingTheCertificate() {
