@@ -8,7 +8,9 @@ import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.config.EnvironmentVariables;
 import io.agentoutcomes.app.http.HttpSecurity;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +40,11 @@ class KubernetesManifestsTest {
     /** What the operator puts in the Secrets (docs/operations.md#kubernetes says how). */
     private static final Map<String, String> SECRETS = Map.of(
             "agent-outcomes-http/basic-user-info", "ops:0f8c6a3e9d1b47c2",
-            "agent-outcomes-http/keystore-password", "5e2d7b91c4a06f38");
+            "agent-outcomes-http/keystore-password", "5e2d7b91c4a06f38",
+            "agent-outcomes-kafka/sasl-jaas-config", "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                    + " username=\"agent-outcomes\" password=\"7c1e94d2a8b05f36\";",
+            "agent-outcomes-kafka/truststore-password", "b3f08e6c2d91a547",
+            "agent-outcomes-kafka/keystore-password", "41d9c7e05a2b8f63");
 
     private final Map<String, JsonNode> resources = new LinkedHashMap<>();
 
@@ -116,9 +122,10 @@ class KubernetesManifestsTest {
     }
 
     @Test
-    void kustomizeListsAStatefulSetItsHeadlessServiceAClientServiceAndADisruptionBudget() {
+    void kustomizeListsAStatefulSetItsHeadlessServiceAClientServiceADisruptionBudgetAndAServiceMonitor() {
         assertThat(resources.keySet()).containsExactlyInAnyOrder("StatefulSet/agent-outcomes",
-                "Service/agent-outcomes-headless", "Service/agent-outcomes", "PodDisruptionBudget/agent-outcomes");
+                "Service/agent-outcomes-headless", "Service/agent-outcomes", "PodDisruptionBudget/agent-outcomes",
+                "ServiceMonitor/agent-outcomes");
         assertThat(pods()).containsExactly("agent-outcomes-0", "agent-outcomes-1");
     }
 
@@ -156,7 +163,11 @@ class KubernetesManifestsTest {
             assertThat(security.authRequired()).isTrue();
             assertThat(security.tls()).isTrue();
             assertThat(security.basicUserInfo()).hasValue(SECRETS.get("agent-outcomes-http/basic-user-info"));
-            assertThat(config.kafka()).containsEntry("num.standby.replicas", "1");
+            assertThat(config.kafka()).containsEntry("num.standby.replicas", "1")
+                    .containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                    .containsEntry("sasl.jaas.config", SECRETS.get("agent-outcomes-kafka/sasl-jaas-config"))
+                    .containsEntry("ssl.keystore.location", "/etc/agent-outcomes/kafka/keystore.p12")
+                    .containsEntry("ssl.truststore.location", "/etc/agent-outcomes/kafka/truststore.p12");
         }
     }
 
@@ -227,6 +238,104 @@ class KubernetesManifestsTest {
         String keystore = config.httpSecurity().keystore().orElseThrow().location().toString();
         assertThat(mounts.stream().filter(mount -> mount.startsWith("tls:"))
                 .map(mount -> mount.substring("tls:".length()))).anySatisfy(path -> assertThat(keystore).startsWith(path + "/"));
+    }
+
+    /**
+     * A read-only root: the only writable places are the state volume and an emptyDir at /tmp, the JVM's
+     * java.io.tmpdir (the image does not move it), where RocksDB extracts its JNI library at start; the Kafka client
+     * keystores lie under their mounted Secret.
+     */
+    @Test
+    void theRootIsReadOnlyAndTmpIsAnEmptyDirForRocksDbsLibrary() {
+        JsonNode volumes = statefulSet().at("/spec/template/spec/volumes");
+        Map<String, String> mounts = new HashMap<>();
+        container().get("volumeMounts").forEach(mount -> mounts.put(mount.get("mountPath").asText(), mount.get("name").asText()));
+        AppConfig config = configOf("agent-outcomes-0");
+
+        assertThat(container().at("/securityContext/readOnlyRootFilesystem").asBoolean()).isTrue();
+        assertThat(DockerFiles.dockerfile().env().get("JAVA_OPTS")).doesNotContain("java.io.tmpdir");
+        assertThat(mounts).containsEntry("/tmp", "tmp");
+        assertThat(volumes).anySatisfy(volume -> {
+            assertThat(volume.get("name").asText()).isEqualTo("tmp");
+            assertThat(volume.has("emptyDir")).isTrue();
+        });
+        for (String store : List.of("ssl.keystore.location", "ssl.truststore.location")) {
+            String file = String.valueOf(config.kafka().get(store));
+            String directory = file.substring(0, file.lastIndexOf('/'));
+            String volume = mounts.get(directory);
+            assertThat(volume).as(store + " under a mount").isEqualTo("kafka-tls");
+            assertThat(volumes).anySatisfy(v -> {
+                assertThat(v.get("name").asText()).isEqualTo(volume);
+                assertThat(v.at("/secret/items").findValuesAsText("path")).contains(file.substring(directory.length() + 1));
+            });
+        }
+    }
+
+    /**
+     * What the JVM measured beside heap, metaspace, code cache, direct buffers and RocksDB (GC 52 MiB, threads 20 MiB,
+     * symbols 16 MiB, arenas 13 MiB, CDS 12 MiB, NMT's own 8 MiB and the rest, 125 MiB in all,
+     * docs/operations.md#kubernetes), with a margin: the part of the budget no flag caps.
+     */
+    private static final long UNCAPPED_MIB = 160;
+
+    @Test
+    void theMemoryBudgetHeapMetaspaceCodeDirectBuffersAndRocksDbFitsUnderTheLimit() {
+        Map<String, String> env = environmentOf("agent-outcomes-0");
+        String limit = container().at("/resources/limits/memory").asText();
+        assertThat(limit).endsWith("Gi");
+        long limitMib = Long.parseLong(limit.substring(0, limit.length() - 2)) * 1024;
+        String options = env.get("JAVA_OPTS");
+        Map<String, Long> flags = new HashMap<>();
+        Matcher flag = Pattern.compile("-XX:(\\w+)=(\\d+)(m?)").matcher(options);
+        while (flag.find()) {
+            flags.put(flag.group(1), Long.parseLong(flag.group(2)));
+        }
+        long rocksDbMib = configOf("agent-outcomes-0").rocksDbMemoryBytes() / (1024 * 1024);
+        long heapMib = limitMib * flags.get("MaxRAMPercentage") / 100;
+        long budget = heapMib + flags.get("MaxMetaspaceSize") + flags.get("ReservedCodeCacheSize")
+                + flags.get("MaxDirectMemorySize") + rocksDbMib + UNCAPPED_MIB;
+
+        assertThat(container().at("/resources/requests/memory").asText()).isEqualTo(limit);
+        assertThat(rocksDbMib).isEqualTo(64);
+        assertThat(heapMib).isEqualTo(1228);
+        assertThat(budget).as("the budget in MiB of %s, %s", options, limit).isEqualTo(1836).isLessThan(limitMib);
+    }
+
+    /** Prometheus scrapes through the client service only (not twice through the headless one), over HTTPS. */
+    @Test
+    void theServiceMonitorScrapesTheClientServicesHttpPortOverHttpsTrustingTheCertificate() {
+        JsonNode monitor = resources.get("ServiceMonitor/agent-outcomes");
+        List<String> selected = new ArrayList<>();
+        resources.forEach((name, resource) -> {
+            if (resource.get("kind").asText().equals("Service")) {
+                Map<String, String> labels = new HashMap<>();
+                resource.at("/metadata/labels").fields().forEachRemaining(l -> labels.put(l.getKey(), l.getValue().asText()));
+                Map<String, String> wanted = new HashMap<>();
+                monitor.at("/spec/selector/matchLabels").fields().forEachRemaining(l -> wanted.put(l.getKey(), l.getValue().asText()));
+                if (labels.entrySet().containsAll(wanted.entrySet())) {
+                    selected.add(name);
+                }
+            }
+        });
+        JsonNode endpoint = monitor.at("/spec/endpoints/0");
+
+        assertThat(selected).containsExactly("Service/agent-outcomes");
+        assertThat(endpoint.get("port").asText()).isEqualTo(resources.get("Service/agent-outcomes").at("/spec/ports/0/name").asText());
+        assertThat(endpoint.get("path").asText()).isEqualTo("/metrics");
+        assertThat(endpoint.get("scheme").asText()).isEqualTo("https");
+        assertThat(endpoint.at("/tlsConfig/ca/secret/name").asText()).isEqualTo(statefulSet()
+                .at("/spec/template/spec/volumes/0/secret/secretName").asText());
+        assertThat(endpoint.at("/tlsConfig/ca/secret/key").asText()).isEqualTo("http.crt");
+        assertThat(List.of(Pattern.compile("TLS_HOSTS=(\\S+)").matcher(readOperations()).results().findFirst().orElseThrow()
+                .group(1).split(","))).contains(endpoint.at("/tlsConfig/serverName").asText());
+    }
+
+    private static String readOperations() {
+        try {
+            return Files.readString(Path.of("..", "docs", "operations.md"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** docker/make-tls.sh run with the names docs/operations.md gives: a certificate naming every pod's advertised host. */
