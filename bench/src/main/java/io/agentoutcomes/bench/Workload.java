@@ -134,7 +134,7 @@ final class Workload {
                             + "\"message\":\"unused import\",\"sourceAgent\":\"" + agent + "\"}]")
                     + ",\"metrics\":{\"durationMs\":" + duration + ",\"filesProcessed\":3,\"tokensUsed\":580,"
                     + "\"estimatedCostUsd\":0.00012}}";
-            case AVRO -> throw new IllegalArgumentException("Avro input is not JSON");
+            case AVRO, OTLP_PROTO, OTLP_JSON -> throw new IllegalArgumentException(input + " input is not a JSON dialect");
         };
         return json.getBytes(StandardCharsets.UTF_8);
     }
