@@ -57,6 +57,9 @@ public final class AgentOutcomesTopology {
             AnalyticsTopology.build(builder, topics, events, settings.analytics());
         }
         BudgetTopology.build(builder, topics, classified.agentOutcomes(), settings.budgets());
+        // The OTLP input (issue 31) is the newest stage: stateless, it comes after all, so upgrading to it renumbers
+        // no stage that has state.
+        IngestTopology.buildOtlp(builder, topics, settings.input());
         return builder.build(streamsConfig);
     }
 

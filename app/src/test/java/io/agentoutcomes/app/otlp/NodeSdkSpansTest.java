@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.ingest.IngestTopology;
@@ -86,7 +87,7 @@ class NodeSdkSpansTest {
         Topics topics = new Topics("", Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://node-" + UUID.randomUUID()),
                 RetryTiers.defaults().names());
         StreamsBuilder builder = new StreamsBuilder();
-        IngestTopology.build(builder, topics);
+        IngestTopology.buildOtlp(builder, topics, InputLimits.defaults());
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "node-sdk-spans");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");

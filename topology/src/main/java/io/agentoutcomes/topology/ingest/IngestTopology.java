@@ -41,10 +41,17 @@ public final class IngestTopology {
                 NodeFinishedNormalizer::normalize, NodeFinished::getJobId, InputBounds::check, limits);
         ingest(builder, topics.continuationEventsJson, topics.continuationEvents, topics.rejectedInput,
                 ContinuationEventNormalizer::normalize, ContinuationEvaluated::getAgentId, InputBounds::check, limits);
+    }
+
+    /**
+     * OTLP spans to canonical results, any number per request ({@link OtlpSpansProcessor}). Stateless, and built after
+     * every other stage: Kafka Streams numbers sub-topologies in the order they are added and names a task's state
+     * directory by that number, so a sub-topology added among the others would renumber (and wipe) their state.
+     */
+    public static void buildOtlp(StreamsBuilder builder, Topics topics, InputLimits limits) {
         ingestOtlp(builder, topics.otlpSpans, topics.agentResults, topics.rejectedInput, limits);
     }
 
-    /** OTLP spans to canonical results, any number per request ({@link OtlpSpansProcessor}). */
     private static void ingestOtlp(StreamsBuilder builder, Topics.Topic<byte[], byte[]> from, Topics.Topic<String, AgentResult> to,
                                    Topics.Topic<byte[], byte[]> rejected, InputLimits limits) {
         String written = "write-" + to.name() + "-from-" + from.name();

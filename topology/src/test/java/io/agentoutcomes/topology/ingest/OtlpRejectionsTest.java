@@ -37,7 +37,7 @@ class OtlpRejectionsTest {
     private static final int LIMIT = 16 * 1024 * 1024;
 
     private final StageDriver stage = StageDriver.stage((builder, topics) ->
-            IngestTopology.build(builder, topics, new InputLimits(LIMIT)));
+            IngestTopology.buildOtlp(builder, topics, new InputLimits(LIMIT)));
     private final TestInputTopic<byte[], byte[]> otlpSpans = stage.bytesInput(stage.topics.otlpSpans.name());
     private final TestOutputTopic<String, AgentResult> agentResults = stage.output(stage.topics.agentResults);
     private final TestOutputTopic<byte[], byte[]> rejected = stage.bytesOutput(stage.topics.rejectedInput.name());

@@ -37,7 +37,7 @@ class OtlpSpansTest {
     private static final String AGENT = "billing-bot";
 
     private final StageDriver stage = StageDriver.stage((builder, topics) ->
-            IngestTopology.build(builder, topics, InputLimits.defaults()));
+            IngestTopology.buildOtlp(builder, topics, InputLimits.defaults()));
     private final TestInputTopic<byte[], byte[]> otlpSpans = stage.bytesInput(stage.topics.otlpSpans.name());
     private final TestOutputTopic<String, AgentResult> agentResults = stage.output(stage.topics.agentResults);
     private final TestOutputTopic<byte[], byte[]> rejected = stage.bytesOutput(stage.topics.rejectedInput.name());
