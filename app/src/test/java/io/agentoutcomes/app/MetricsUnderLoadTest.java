@@ -181,6 +181,9 @@ class MetricsUnderLoadTest {
                 base = base.replaceFirst("kafka_stream_agent_outcomes_pricing_(cost_[a-z]+)_(total|rate)",
                         "agent_outcomes_$1_total");
             }
+            if (base.startsWith("kafka_stream_agent_outcomes_ingest_otlp_spans_skipped_")) {
+                base = "agent_outcomes_otlp_spans_skipped_total";
+            }
             if (base.startsWith("kafka_stream_agent_outcomes_ingest_rejected_")) {
                 base = "agent_outcomes_rejected_input_total";
             }
