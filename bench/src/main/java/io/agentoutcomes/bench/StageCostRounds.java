@@ -141,12 +141,23 @@ final class StageCostRounds {
             double out;
             if (node instanceof TopologyDescription.Sink sink) {
                 out = sink.topic() == null ? extractorWrites
-                        : (double) written.getOrDefault(sink.topic(), 0L) / sinksPerTopic.get(sink.topic());
+                        : (double) written.getOrDefault(sink.topic(), 0L) / activeSinks(sink.topic());
                 return snap(out / in);
             }
             long fromProcessors = node.predecessors().stream().filter(p -> !(p instanceof TopologyDescription.Source))
                     .mapToLong(p -> calls.getOrDefault(p.name(), 0L)).sum();
             return snap((double) calls.getOrDefault(child, 0L) / fromProcessors);
+        }
+
+        /**
+         * The sinks of a topic whose parents processed records in the round: the writes to a topic are shared among
+         * those only (the OTLP input's sink to agent-results, idle while JSON comes in, takes no share of them).
+         */
+        private long activeSinks(String topic) {
+            long active = nodes.values().stream().filter(n -> n instanceof TopologyDescription.Sink sink
+                    && topic.equals(sink.topic()) && sink.predecessors().stream()
+                            .anyMatch(p -> calls.getOrDefault(p.name(), 0L) > 0)).count();
+            return Math.max(1, active);
         }
 
         private static double snap(double ratio) {
