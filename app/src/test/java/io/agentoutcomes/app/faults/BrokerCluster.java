@@ -43,6 +43,11 @@ final class BrokerCluster implements AutoCloseable {
     }
 
     /** Formats and starts {@code size} nodes (1 or 3) under {@code dir} and waits until every broker answers. */
+    /** The brokers' logs (their own lines and Kafka's, at INFO). */
+    List<Path> logs() {
+        return IntStream.range(0, nodes.length).mapToObj(node -> dir.resolve("node-" + node + ".log")).toList();
+    }
+
     static BrokerCluster start(Path dir, int size) throws Exception {
         BrokerCluster cluster = new BrokerCluster(dir, size);
         try {
@@ -114,7 +119,9 @@ final class BrokerCluster implements AutoCloseable {
     private void launch(int node) throws IOException {
         nodes[node] = ManagedProcess.start("broker-" + node, dir.resolve("node-" + node + ".log"),
                 List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+ExitOnOutOfMemoryError",
-                        "-Dagent-outcomes.log.level=warn"),
+                        "-Dagent-outcomes.log.level=warn",
+                        // Kafka's lines at INFO: the transaction coordinators' roll-backs (HangingTransactions)
+                        "-Dagent-outcomes.kafka.log.level=" + System.getProperty("fault.kafka.log.level", "INFO")),
                 List.of("-cp", ManagedProcess.jar().toString(), "kafka.Kafka", dir.resolve("node-" + node + ".properties").toString()));
     }
 

@@ -65,7 +65,18 @@ final class ManagedProcess implements AutoCloseable {
      * size, so deeply nested input fails (or not) as it would in production.
      */
     static List<String> lightJvm(String heap) {
-        return List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError");
+        List<String> options = new ArrayList<>(List.of("-Xmx" + heap, "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"));
+        options.addAll(kafkaLogLevel());
+        return options;
+    }
+
+    /**
+     * {@code -Dfault.kafka.log.level=INFO} on the build's command line: Kafka's own lines (rebalances, restores,
+     * transactions, the brokers' coordinators) in every process's log, at that level; none by default.
+     */
+    static List<String> kafkaLogLevel() {
+        String level = System.getProperty("fault.kafka.log.level");
+        return level == null ? List.of() : List.of("-Dagent-outcomes.kafka.log.level=" + level);
     }
 
     /** SIGKILL: no shutdown hook, no clean close, no flush. */

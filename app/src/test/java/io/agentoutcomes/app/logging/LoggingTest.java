@@ -101,6 +101,29 @@ class LoggingTest {
                 .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}[+-]\\d{4} INFO  AgentOutcomesService - Starting with AppConfig\\[.*");
     }
 
+    @Test
+    void kafkasOwnLinesAreAtWarnUnlessTheKafkaLogLevelPropertySaysOtherwise() {
+        Logger streams = LoggerFactory.getLogger("org.apache.kafka.streams.processor.internals.StreamThread");
+        Logger coordinator = LoggerFactory.getLogger("kafka.coordinator.transaction.TransactionCoordinator");
+        Logging.configure(LogFormat.TEXT, config.secretValues());
+        streams.info("below WARN: nowhere");
+        coordinator.info("below WARN: nowhere either");
+        assertThat(output()).isEmpty();
+
+        System.setProperty("agent-outcomes.kafka.log.level", "INFO");
+        try {
+            Logging.configure(LogFormat.TEXT, config.secretValues());
+            streams.info("State transition from PARTITIONS_ASSIGNED to RUNNING");
+            coordinator.info("Completed rollback of ongoing transaction");
+            streams.debug("below INFO: nowhere");
+        } finally {
+            System.clearProperty("agent-outcomes.kafka.log.level");
+        }
+        assertThat(output().lines().toList()).hasSize(2).satisfiesExactly(
+                line -> assertThat(line).endsWith("INFO  StreamThread - State transition from PARTITIONS_ASSIGNED to RUNNING"),
+                line -> assertThat(line).endsWith("INFO  TransactionCoordinator - Completed rollback of ongoing transaction"));
+    }
+
     @ParameterizedTest
     @EnumSource(LogFormat.class)
     void noConfiguredSecretReachesALogLineInEitherFormat(LogFormat format) {
