@@ -37,6 +37,14 @@ public final class StreamsProperties {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingDeserializationHandler.class);
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProcessingHandler.class);
         props.put(StreamsConfig.PRODUCTION_EXCEPTION_HANDLER_CLASS_CONFIG, RejectingProductionHandler.class);
+        // The processing handler for the global store (budget-status) too, as Kafka 5 will do (Kafka 4 warns at every
+        // start while it is off): a status record its processor cannot take is logged, counted as dropped and skipped
+        // (the next status of that budget replaces it; Kafka writes no dead letter from the global thread) instead of
+        // ending the global thread, which cannot be replaced, and the service, on that record at every restart.
+        props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        // A store, changelog or repartition topic left to a generated name would change name when the topology
+        // changes, losing its state or its records in flight at an upgrade: Kafka Streams refuses such a topology.
+        props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         // The handlers keep no rejected value longer than the input limit (see ScrubbedRejections).
         props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
