@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.http.pages;
 
 import io.agentoutcomes.app.http.query.AnalyticsQueries.Series;
+import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.JobReplayState;
@@ -43,10 +44,11 @@ public final class DashboardPage {
 
     /**
      * @param totalsByTenant running totals per tenant; empty when the windows are not keyed by tenant (no card then)
+     * @param history        the provider scopes' recent samples, for their sparklines
      */
     public static String render(List<Series> costByModel, List<Series> totalsByAgent, List<Series> totalsByTenant,
-                                List<JobReplayState> recentJobs, List<ProviderState> providers, List<BudgetState> budgets,
-                                BudgetSettings budgetSettings) {
+                                List<JobReplayState> recentJobs, List<ProviderState> providers, ProviderHistory history,
+                                List<BudgetState> budgets, BudgetSettings budgetSettings) {
         StringBuilder html = Html.head("agent-outcomes")
                 .append("<h1>agent-outcomes</h1>").append(Html.NAV)
                 .append("<p class=\"muted\">Cost, tokens and retries of the agent fleet.</p>");
@@ -84,7 +86,8 @@ public final class DashboardPage {
         if (!totalsByTenant.isEmpty()) {
             html.append(card("Cost per tenant (total)", "tenant-cost", tenantTable(totalsByTenant)));
         }
-        html.append(card("Providers: circuits and pacing", "providers", ProviderPanel.html(providers, System.currentTimeMillis())));
+        html.append(card("Providers: circuits and pacing", "providers", ProviderPanel.html(providers, history,
+                System.currentTimeMillis())));
         html.append(card("Budgets: spend this period", "budgets", BudgetPanel.html(budgets, budgetSettings)));
         StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
         for (JobReplayState job : recentJobs) {
