@@ -33,9 +33,9 @@ final class ProviderPanel {
                     .append(circuit(scope)).append("</td><td class=\"retries\">")
                     .append(ProviderSparkline.svg(name, samples, interval)).append("<br><span class=\"held-now\">")
                     .append(DashboardPage.count(scope.getHeld())).append("</span> held now · ")
-                    .append(samples.isEmpty() ? "" : ProviderSparkline.pacedText(samples, interval) + " · ")
+                    .append(samples.isEmpty() ? "" : ProviderSparkline.pacedText(samples, interval) + ", ")
                     .append("<span class=\"paced-all\">").append(DashboardPage.count(scope.getPaced()))
-                    .append("</span> paced in all</td><td>")
+                    .append("</span> in all</td><td>")
                     .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
         }
         return table.append("</table><div class=\"legend\"><span><i class=\"swatch\" style=\"background:")

@@ -11,7 +11,7 @@ import java.util.function.ToLongFunction;
 /**
  * A provider scope's held and paced retries over its last {@value ProviderHistory#SAMPLES} samples as a small inline
  * SVG: the retries held at each sample (amber) and those released after a hold since the sample before (blue), on one
- * scale from 0, the latest sample at the right edge; a line breaks where a sample is missing, and the paced line
+ * scale from 0, from the oldest sample at the left edge to the latest at the right; a line breaks where a sample is missing, and the paced line
  * starts where there is a sample before to count from. The values drawn are in {@code data-held} and
  * {@code data-paced} ("-" where unknown), the scope's paced count before the first of them in {@code data-paced-before}.
  */
@@ -29,7 +29,8 @@ final class ProviderSparkline {
             return "<span class=\"muted\">no sample yet</span>";
         }
         long last = samples.get(samples.size() - 1).at();
-        long span = (ProviderHistory.SAMPLES - 1) * intervalMs;
+        // across the samples the scope has: a young history fills the width too (its text says over what time)
+        long span = last - samples.get(0).at();
         long max = 1;
         for (Sample sample : samples) {
             max = Math.max(max, Math.max(sample.held(), sample.paced()));
@@ -106,7 +107,7 @@ final class ProviderSparkline {
         }
         Sample first = samples.get(0);
         long span = samples.get(samples.size() - 1).at() - first.at() + (first.paced() >= 0 ? intervalMs : 0);
-        return DashboardPage.count(paced) + " paced in the last " + duration(span);
+        return DashboardPage.count(paced) + " paced in " + duration(span);
     }
 
     /** 45 s, 2 min, 2 min 10 s. */

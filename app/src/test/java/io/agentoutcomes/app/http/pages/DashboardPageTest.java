@@ -219,15 +219,15 @@ class DashboardPageTest {
         String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(scope(3, 107)), history,
                 List.of(), BudgetSettings.none());
 
-        // the latest sample at the right edge, 59 intervals across; one scale from 0 to the largest value drawn (5)
+        // the oldest sample at the left edge, the latest at the right; one scale from 0 to the largest value drawn (5)
         assertThat(page).contains("<svg class=\"sparkline\" data-scope=\"openai / gpt-4o\" data-held=\"0,2,5,3\" "
                 + "data-paced=\"-,3,4,0\" data-paced-before=\"100\"");
         assertThat(all("<polyline class=\"held\"[^>]* points=\"([^\"]*)\"", page))
-                .containsExactly("142.4,30.0 144.9,18.8 147.5,2.0 150.0,13.2");
+                .containsExactly("0.0,30.0 50.0,18.8 100.0,2.0 150.0,13.2");
         assertThat(all("<polyline class=\"paced\"[^>]* points=\"([^\"]*)\"", page))
-                .containsExactly("144.9,13.2 147.5,7.6 150.0,30.0");
-        assertThat(page).contains("<span class=\"held-now\">3</span> held now · 7 paced in the last 30 s · "
-                + "<span class=\"paced-all\">107</span> paced in all", "requests: 500 per 60 s, retries paced to it",
+                .containsExactly("50.0,13.2 100.0,7.6 150.0,30.0");
+        assertThat(page).contains("<span class=\"held-now\">3</span> held now · 7 paced in 30 s, "
+                + "<span class=\"paced-all\">107</span> in all", "requests: 500 per 60 s, retries paced to it",
                 "a sample every 10 s, the last 60");
         assertThat(page).doesNotContain("0 of 500");
     }
@@ -244,11 +244,11 @@ class DashboardPageTest {
 
         String svg = ProviderSparkline.svg("openai / gpt-4o", history.samples("openai", "gpt-4o"), 10_000);
 
-        assertThat(all("<polyline class=\"held\"[^>]* points=\"([^\"]*)\"", svg)).containsExactly("139.8,16.0 142.4,16.0");
-        assertThat(all("<polyline class=\"paced\"[^>]* points=\"([^\"]*)\"", svg)).containsExactly("139.8,2.0 142.4,30.0");
+        assertThat(all("<polyline class=\"held\"[^>]* points=\"([^\"]*)\"", svg)).containsExactly("0.0,16.0 37.5,16.0");
+        assertThat(all("<polyline class=\"paced\"[^>]* points=\"([^\"]*)\"", svg)).containsExactly("0.0,2.0 37.5,30.0");
         assertThat(all("<circle class=\"(held|paced)\" cx=\"150.0\"", svg)).containsExactly("held", "paced");
         assertThat(svg).contains("data-paced=\"2,0,0\" data-paced-before=\"0\"");
-        assertThat(ProviderSparkline.pacedText(history.samples("openai", "gpt-4o"), 10_000)).isEqualTo("2 paced in the last 50 s");
+        assertThat(ProviderSparkline.pacedText(history.samples("openai", "gpt-4o"), 10_000)).isEqualTo("2 paced in 50 s");
     }
 
     @Test
