@@ -9,8 +9,6 @@ import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -91,8 +89,7 @@ public final class DashboardPage {
         html.append(card("Budgets: spend this period", "budgets", BudgetPanel.html(budgets, budgetSettings)));
         StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
         for (JobReplayState job : recentJobs) {
-            jobs.append("<tr><td><a href=\"/ui/jobs/").append(URLEncoder.encode(job.getJobId(),
-                    StandardCharsets.UTF_8)).append("\">").append(Html.escape(job.getJobId()))
+            jobs.append("<tr><td><a href=\"/ui/jobs/").append(Html.urlPart(job.getJobId())).append("\">").append(Html.escape(job.getJobId()))
                     .append("</a></td><td>").append(JobStatusView.of(job).html()).append("</td></tr>");
         }
         html.append(card("Recent jobs", "jobs-card", recentJobs.isEmpty() ? "<p class=\"muted\">No jobs yet.</p>"

@@ -9,11 +9,15 @@ import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.avro.BudgetPeriod;
 import io.agentoutcomes.avro.BudgetPeriodSpend;
 import io.agentoutcomes.avro.BudgetState;
+import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.Money;
+import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RequestBudget;
+import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.budget.Budget;
+import io.agentoutcomes.topology.replay.ReplayState;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -256,5 +260,19 @@ class DashboardPageTest {
         String card = ProviderPanel.html(List.of(scope(0, 0)), new ProviderHistory(Duration.ofSeconds(10)), 0);
 
         assertThat(card).contains("no sample yet", "<span class=\"held-now\">0</span> held now · <span class=\"paced-all\">0");
+    }
+
+    /** Issue 32: the dashboard links each recent job to its timeline as the jobs list does, its id one path segment. */
+    @Test
+    void aRecentJobLinksToItsTimelineAsTheJobsListDoes() {
+        JobReplayState job = ReplayState.apply(ReplayState.empty("nightly run/7"), NodeFinished.newBuilder()
+                .setJobId("nightly run/7").setNodeId("n1").setAttempt(0).setResultType(StepResultType.SUCCESS).build(),
+                Instant.parse("2026-01-01T10:00:00Z"), null);
+
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(job), List.of(), HISTORY, List.of(),
+                BudgetSettings.none());
+
+        assertThat(page).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
+        assertThat(TimelinePage.jobs(List.of(job))).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
     }
 }
