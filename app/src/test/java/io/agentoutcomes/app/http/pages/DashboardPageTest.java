@@ -275,4 +275,20 @@ class DashboardPageTest {
         assertThat(page).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
         assertThat(TimelinePage.jobs(List.of(job))).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
     }
+
+    /**
+     * Issue 32: a count whose round step would be a fraction (at most 2 tokens: steps of 0.5) takes the next step whose
+     * labels differ, each label at its own value; not "1 tok" written at 0.5 and "2 tok" at 1.5.
+     */
+    @Test
+    void aSmallCountIsLabelledAtWholeSteps() {
+        String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m",
+                Instant.parse("2026-01-01T10:00:00Z"), "0.01", 2)))), m -> m.getTotalTokens(),
+                v -> DashboardPage.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
+
+        assertThat(all("(<text class=\"y-label\"[^>]*>[^<]*)<", svg)).containsExactly(
+                "<text class=\"y-label\" x=\"72\" y=\"184.0\" text-anchor=\"end\">0 tok",
+                "<text class=\"y-label\" x=\"72\" y=\"99.0\" text-anchor=\"end\">1 tok",
+                "<text class=\"y-label\" x=\"72\" y=\"14.0\" text-anchor=\"end\">2 tok");
+    }
 }
