@@ -93,7 +93,7 @@ public final class DashboardPage {
                     .append("</a></td><td>").append(JobStatusView.of(job).html()).append("</td></tr>");
         }
         html.append(card("Recent jobs", "jobs-card", recentJobs.isEmpty() ? "<p class=\"muted\">No jobs yet.</p>"
-                : jobs.append("</table>").toString()));
+                : jobs.append("</table><p><a href=\"/ui/jobs\">All jobs</a></p>").toString()));
         return html.append("</div></body></html>").toString();
     }
 

@@ -272,7 +272,8 @@ class DashboardPageTest {
         String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(job), List.of(), HISTORY, List.of(),
                 BudgetSettings.none());
 
-        assertThat(page).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
+        assertThat(page).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>",
+                "</table><p><a href=\"/ui/jobs\">All jobs</a></p></div>");
         assertThat(TimelinePage.jobs(List.of(job))).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
     }
 
