@@ -106,7 +106,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         }
         // The HTTP server listens first: /health/live answers from the start (live, not ready) while the service waits
         // for Kafka and its registry, and its address is this instance's application.server, for interactive queries.
-        http = listen(AgentOutcomesConfig.HTTP_PORT, config.httpPort(), () -> new HttpApi(config.httpHost(), config.httpPort(), security));
+        http = listen(AgentOutcomesConfig.HTTP_PORT, config.httpPort(), () -> new HttpApi(config.httpHost(), config.httpPort(), security, config.dashboardProviderSampleInterval()));
         resources.push(http);
         if (config.embeddedKafka()) {
             http.starting("starting the embedded Kafka broker");

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.http.health.HealthRoutes;
 import io.agentoutcomes.app.http.HttpApiServer;
 import io.agentoutcomes.app.http.HttpApiServer.Endpoint;
@@ -10,6 +11,7 @@ import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.app.http.query.JobQueries;
 import io.agentoutcomes.app.http.query.QueryFanOut;
 import io.agentoutcomes.app.http.query.BudgetQueries;
+import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.app.http.query.QueryRoutes;
@@ -22,6 +24,8 @@ import io.agentoutcomes.app.redrive.RedriveRoutes;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +45,12 @@ public final class HttpApi implements AutoCloseable {
     private final HealthRoutes health = new HealthRoutes();
     private final HttpSecurity security;
     private final HttpApiServer server;
+    private final Duration providerSampleInterval;
     private volatile Attached attached;
 
     /** What answers once Kafka Streams is there. */
-    private record Attached(QueryRoutes queries, PageRoutes pages, MetricsRoute metrics, Redrive redrive) {
+    private record Attached(QueryRoutes queries, PageRoutes pages, MetricsRoute metrics, Redrive redrive,
+                            ProviderHistory providerHistory) {
     }
 
     /** Plain HTTP, open to anyone who reaches it ({@link HttpSecurity#none}): for a loopback address. */
@@ -54,12 +60,18 @@ public final class HttpApi implements AutoCloseable {
 
     /** Listens on {@code host:port} with the credentials and TLS of {@code security}. */
     public HttpApi(String host, int port, HttpSecurity security) throws IOException {
+        this(host, port, security, Duration.ofMillis(AgentOutcomesConfig.DASHBOARD_PROVIDER_SAMPLE_MS_DEFAULT));
+    }
+
+    /** As above, sampling the provider gate every {@code providerSampleInterval} for the dashboard's sparklines. */
+    public HttpApi(String host, int port, HttpSecurity security, Duration providerSampleInterval) throws IOException {
         List<Route<Endpoint>> routes = new ArrayList<>(health.routes());
         routes.add(MetricsRoute.route(() -> attached().metrics()));
         routes.addAll(PageRoutes.routes(() -> attached().pages()));
         routes.addAll(QueryRoutes.routes(() -> attached().queries()));
         routes.addAll(RedriveRoutes.routes(() -> attached().redrive()));
         this.security = security;
+        this.providerSampleInterval = providerSampleInterval;
         this.server = new HttpApiServer(host, port, security, routes);
     }
 
@@ -83,8 +95,9 @@ public final class HttpApi implements AutoCloseable {
         health.attach(streams, progress);
         ProviderQueries providers = new ProviderQueries(fanOut);
         BudgetQueries budgets = new BudgetQueries(fanOut, budgetSettings);
+        ProviderHistory history = new ProviderHistory(providerSampleInterval).start(providers, Clock.systemUTC());
         attached = new Attached(new QueryRoutes(jobs, analytics, providers, budgets, self.host() + ":" + self.port()),
-                new PageRoutes(jobs, analytics, providers, budgets), meters, redrive);
+                new PageRoutes(jobs, analytics, providers, history, budgets), meters, redrive, history);
     }
 
     private Attached attached() {
@@ -119,6 +132,7 @@ public final class HttpApi implements AutoCloseable {
     public void close() {
         Attached now = attached;
         if (now != null) {
+            now.providerHistory().close();
             now.metrics().close();
         }
         server.close();

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
@@ -56,7 +57,7 @@ class DashboardFleetBrowserTest {
     @Test
     void afterAFleetRunEveryChartIsDrawnAndShowsWhatAnalyticsSays() throws Exception {
         try (AgentOutcomesService service = AgentOutcomesService.start(TestServiceConfig.on(kafka, dataDir, 1,
-                     "analytics.flush.interval.ms", "200", "backoff.cap.ms", "3000"))) {
+                     "analytics.flush.interval.ms", "200", "backoff.cap.ms", "3000", "http.dashboard.provider.sample.ms", "3000"))) {
             DemoCommand.awaitRunning(service, Duration.ofSeconds(60));
             Map<String, Object> client = new HashMap<>(DemoCommand.clientSettings(service, ""));
             FleetSession.run(new FleetSettings(client, 10, Duration.ofSeconds(8), 11, 0.5, Duration.ofSeconds(60)),
@@ -121,10 +122,79 @@ class DashboardFleetBrowserTest {
                 Path screenshots = Path.of("target", "screenshots");
                 Files.createDirectories(screenshots);
                 Files.write(screenshots.resolve("dashboard-fleet.png"), ((TakesScreenshot) browser).getScreenshotAs(OutputType.BYTES));
+
+                // Issue 32: each provider scope's sparkline ends at what /providers says, once a sample follows the fleet
+                JsonNode providers = stableAnalytics(service.httpUrl() + "/providers").path("providers");
+                assertThat(providers).isNotEmpty();
+                assertThat(StreamSupport.stream(providers.spliterator(), false).mapToLong(p -> p.path("paced").asLong()).sum())
+                        .as("the fleet's rate limits held retries and the gate paced them").isPositive();
+                String[] mismatch = {""};
+                waitForCondition(() -> {
+                    browser.get(service.httpUrl() + "/");
+                    mismatch[0] = sparklinesDisagree(browser, providers);
+                    return mismatch[0].isEmpty();
+                }, 30_000, 500, () -> "the sparklines never showed /providers: " + mismatch[0]);
+                for (JsonNode scope : providers) {
+                    WebElement spark = sparkline(browser, scopeName(scope));
+                    int samples = spark.getAttribute("data-held").split(",").length;
+                    assertThat(samples).as("samples of " + scopeName(scope)).isGreaterThan(1);
+                    // every sample has its point: on a line, or a dot where it stands alone
+                    int drawn = 0;
+                    for (WebElement line : spark.findElements(By.cssSelector("polyline.held"))) {
+                        drawn += line.getAttribute("points").trim().split(" ").length;
+                    }
+                    drawn += spark.findElements(By.cssSelector("circle.held")).size();
+                    assertThat(drawn).isEqualTo(samples);
+                    assertThat(spark.getSize().getWidth()).isEqualTo(150);
+                    WebElement cell = spark.findElement(By.xpath("./.."));
+                    assertThat(cell.findElement(By.className("held-now")).getText())
+                            .isEqualTo(String.format(Locale.ROOT, "%,d", scope.path("held").asLong()));
+                    assertThat(cell.findElement(By.className("paced-all")).getText())
+                            .isEqualTo(String.format(Locale.ROOT, "%,d", scope.path("paced").asLong()));
+                }
+                WebElement card = browser.findElement(By.id("providers"));
+                ((JavascriptExecutor) browser).executeScript("arguments[0].scrollIntoView()", card);
+                Files.write(screenshots.resolve("dashboard-providers.png"), card.getScreenshotAs(OutputType.BYTES));
             } finally {
                 browser.quit();
             }
         }
+    }
+
+    private static String scopeName(JsonNode scope) {
+        return scope.path("provider").asText() + (scope.path("model").isNull() ? "" : " / " + scope.path("model").asText());
+    }
+
+    private static WebElement sparkline(ChromeDriver browser, String scope) {
+        return browser.findElements(By.cssSelector("svg.sparkline")).stream()
+                .filter(svg -> scope.equals(svg.getAttribute("data-scope"))).findFirst().orElseThrow();
+    }
+
+    /**
+     * What differs between the sparklines and {@code /providers}: a scope's last held value, and its paced count before
+     * the line plus the paced values drawn, against the scope's held and paced; the text beside it too. Empty if nothing.
+     */
+    private static String sparklinesDisagree(ChromeDriver browser, JsonNode providers) {
+        StringBuilder differs = new StringBuilder();
+        for (JsonNode scope : providers) {
+            String name = scopeName(scope);
+            List<WebElement> found = browser.findElements(By.cssSelector("svg.sparkline")).stream()
+                    .filter(svg -> name.equals(svg.getAttribute("data-scope"))).toList();
+            if (found.isEmpty()) {
+                differs.append(name).append(": no sparkline; ");
+                continue;
+            }
+            String[] held = found.get(0).getAttribute("data-held").split(",");
+            long paced = Long.parseLong(found.get(0).getAttribute("data-paced-before"));
+            for (String value : found.get(0).getAttribute("data-paced").split(",")) {
+                paced += value.equals("-") ? 0 : Long.parseLong(value);
+            }
+            if (Long.parseLong(held[held.length - 1]) != scope.path("held").asLong() || paced != scope.path("paced").asLong()) {
+                differs.append(name).append(": held ").append(held[held.length - 1]).append(", paced ").append(paced)
+                        .append(" drawn; ").append(scope).append("; ");
+            }
+        }
+        return differs.toString();
     }
 
     private static String dollars(double usd) {

@@ -53,6 +53,8 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     public static final String HTTP_HOST = "http.host";
     public static final String HTTP_PORT = "http.port";
     public static final String HTTP_ADVERTISED_HOST = "http.advertised.host";
+    public static final String HTTP_DASHBOARD_PROVIDER_SAMPLE_MS = "http.dashboard.provider.sample.ms";
+    public static final long DASHBOARD_PROVIDER_SAMPLE_MS_DEFAULT = 10_000;
     public static final String LOG_FORMAT = "log.format";
     public static final String HTTP_AUTH_ENABLED = "http.auth.enabled";
     public static final String HTTP_AUTH_BEARER_TOKEN = "http.auth.bearer.token";
@@ -136,6 +138,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             .define(HTTP_HOST, Type.STRING, "127.0.0.1", null, "Address of the HTTP server and the embedded registry.")
             .define(HTTP_PORT, Type.INT, 8080, Check.port(), "Port of the HTTP server (0: any free port).")
             .define(HTTP_ADVERTISED_HOST, Type.STRING, null, null, "How other instances reach this one's HTTP server: the Kafka Streams application.server and the host of the embedded registry's URL. Not set: http.host, or the host name when http.host is 0.0.0.0 or ::.")
+            .define(HTTP_DASHBOARD_PROVIDER_SAMPLE_MS, Type.LONG, DASHBOARD_PROVIDER_SAMPLE_MS_DEFAULT, Check.between(1_000, 600_000), "How often the dashboard's provider sparklines sample the provider gate's held and paced retries (every instance's, as /providers), milliseconds; each scope keeps its last 60 samples (10 minutes at the default).")
             .define(LOG_FORMAT, Type.STRING, "text", Check.oneOf(List.of("text", "json")), "Log lines as text, or as one JSON object per line.")
             .group(HTTP_SECURITY)
             .define(HTTP_AUTH_ENABLED, Type.BOOLEAN, null, null, "Whether the data and write endpoints (jobs, analytics, pages, the embedded registry's writes) require credentials; health never does. Not set: yes when credentials are set, and whenever http.host is beyond loopback (the service then refuses to start without credentials). false: anyone who reaches them gets an answer.")

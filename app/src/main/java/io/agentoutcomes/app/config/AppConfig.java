@@ -14,6 +14,7 @@ import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -41,6 +42,7 @@ import org.apache.kafka.common.security.JaasContext;
  * @param httpHost             address of the HTTP server (health)
  * @param httpPort             port of the HTTP server
  * @param httpAdvertisedHost   the host other instances reach this one's HTTP server at (interactive queries)
+ * @param dashboardProviderSampleInterval how often the dashboard's provider sparklines sample the provider gate
  * @param embeddedKafkaPort    port of the embedded broker's client listener
  * @param embeddedRegistryPort port of the embedded schema registry
  * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
@@ -73,6 +75,7 @@ public record AppConfig(
         String httpHost,
         int httpPort,
         String httpAdvertisedHost,
+        Duration dashboardProviderSampleInterval,
         int embeddedKafkaPort,
         int embeddedRegistryPort,
         int embeddedRegistryMaxRequestBytes,

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.http.pages;
 
 import io.agentoutcomes.app.http.query.AnalyticsQueries.Series;
+import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.JobReplayState;
@@ -8,8 +9,6 @@ import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -43,10 +42,11 @@ public final class DashboardPage {
 
     /**
      * @param totalsByTenant running totals per tenant; empty when the windows are not keyed by tenant (no card then)
+     * @param history        the provider scopes' recent samples, for their sparklines
      */
     public static String render(List<Series> costByModel, List<Series> totalsByAgent, List<Series> totalsByTenant,
-                                List<JobReplayState> recentJobs, List<ProviderState> providers, List<BudgetState> budgets,
-                                BudgetSettings budgetSettings) {
+                                List<JobReplayState> recentJobs, List<ProviderState> providers, ProviderHistory history,
+                                List<BudgetState> budgets, BudgetSettings budgetSettings) {
         StringBuilder html = Html.head("agent-outcomes")
                 .append("<h1>agent-outcomes</h1>").append(Html.NAV)
                 .append("<p class=\"muted\">Cost, tokens and retries of the agent fleet.</p>");
@@ -84,16 +84,16 @@ public final class DashboardPage {
         if (!totalsByTenant.isEmpty()) {
             html.append(card("Cost per tenant (total)", "tenant-cost", tenantTable(totalsByTenant)));
         }
-        html.append(card("Providers: circuits and pacing", "providers", ProviderPanel.html(providers, System.currentTimeMillis())));
+        html.append(card("Providers: circuits and pacing", "providers", ProviderPanel.html(providers, history,
+                System.currentTimeMillis())));
         html.append(card("Budgets: spend this period", "budgets", BudgetPanel.html(budgets, budgetSettings)));
         StringBuilder jobs = new StringBuilder("<table id=\"recent-jobs\"><tr><th>Job</th><th>Status</th></tr>");
         for (JobReplayState job : recentJobs) {
-            jobs.append("<tr><td><a href=\"/ui/jobs/").append(URLEncoder.encode(job.getJobId(),
-                    StandardCharsets.UTF_8)).append("\">").append(Html.escape(job.getJobId()))
+            jobs.append("<tr><td><a href=\"/ui/jobs/").append(Html.urlPart(job.getJobId())).append("\">").append(Html.escape(job.getJobId()))
                     .append("</a></td><td>").append(JobStatusView.of(job).html()).append("</td></tr>");
         }
         html.append(card("Recent jobs", "jobs-card", recentJobs.isEmpty() ? "<p class=\"muted\">No jobs yet.</p>"
-                : jobs.append("</table>").toString()));
+                : jobs.append("</table><p><a href=\"/ui/jobs\">All jobs</a></p>").toString()));
         return html.append("</div></body></html>").toString();
     }
 

@@ -42,7 +42,11 @@ final class LineChart {
                 maxY = Math.max(maxY, value.applyAsDouble(point));
             }
         }
-        List<Double> ticks = ticks(maxY);
+        List<Double> ticks = ticks(maxY, 0);
+        // a step finer than the unit shows (0.5 of a count of tokens) would write one label at two values: coarser
+        for (int coarser = 0; coarser < 10 && !distinct(ticks, unit); coarser++) {
+            ticks = ticks(maxY, ticks.get(1) * 1.01);
+        }
         double top = ticks.get(ticks.size() - 1);
         StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 215\" width=\"100%\" role=\"img\">");
         String previous = null;
@@ -110,13 +114,19 @@ final class LineChart {
 
     /**
      * The y axis' ticks: from 0 in round steps (1, 2 or 5 times a power of ten) to the first at or above the largest
-     * value, at most 5 steps; 0 and 1 when there is nothing above 0.
+     * value, at most 5 steps; 0 and 1 when there is nothing above 0. Where the unit's labels cannot tell two ticks
+     * apart, {@code render} takes the next coarser step.
      */
     static List<Double> ticks(double max) {
+        return ticks(max, 0);
+    }
+
+    /** As {@link #ticks(double)}, with a step of at least {@code minStep}. */
+    static List<Double> ticks(double max, double minStep) {
         if (!(max > 0)) {
             return List.of(0.0, 1.0);
         }
-        double rough = max / 4;
+        double rough = Math.max(max / 4, minStep);
         double power = Math.pow(10, Math.floor(Math.log10(rough)));
         double step = power * (rough <= power ? 1 : rough <= 2 * power ? 2 : rough <= 5 * power ? 5 : 10);
         List<Double> ticks = new ArrayList<>();
@@ -127,7 +137,12 @@ final class LineChart {
         return ticks;
     }
 
-    private static long start(AgentMetrics point) {
+    /** Whether each tick has a label of its own. */
+    private static boolean distinct(List<Double> ticks, DoubleFunction<String> unit) {
+        return ticks.stream().map(unit::apply).distinct().count() == ticks.size();
+    }
+
+        private static long start(AgentMetrics point) {
         return point.getWindowStart() == null ? 0 : point.getWindowStart();
     }
 

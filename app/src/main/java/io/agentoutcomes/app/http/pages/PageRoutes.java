@@ -10,6 +10,7 @@ import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.app.http.query.JobQueries;
 import io.agentoutcomes.app.http.query.BudgetQueries;
+import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
@@ -30,10 +31,13 @@ public final class PageRoutes {
     private final JobQueries jobs;
     private final AnalyticsQueries analytics;
     private final ProviderQueries providers;
+    private final ProviderHistory history;
     private final BudgetQueries budgets;
 
-    public PageRoutes(JobQueries jobs, AnalyticsQueries analytics, ProviderQueries providers, BudgetQueries budgets) {
+    public PageRoutes(JobQueries jobs, AnalyticsQueries analytics, ProviderQueries providers, ProviderHistory history,
+                      BudgetQueries budgets) {
         this.providers = providers;
+        this.history = history;
         this.budgets = budgets;
         this.jobs = jobs;
         this.analytics = analytics;
@@ -71,7 +75,7 @@ public final class PageRoutes {
         HttpExchanges.html(exchange, 200, DashboardPage.render(analytics.series(WindowSize.ONE_MINUTE, Dimension.MODEL),
                 AnalyticsQueries.group(totals, Dimension.AGENT),
                 analytics.groupsBy(Dimension.TENANT) ? AnalyticsQueries.group(totals, Dimension.TENANT) : List.of(),
-                jobs.recentJobs(10, null).jobs(), providers.scopes(), budgets.spend(), budgets.settings()));
+                jobs.recentJobs(10, null).jobs(), providers.scopes(), history, budgets.spend(), budgets.settings()));
     }
 
     /** {@code GET /ui/jobs}: the most recently updated jobs. */

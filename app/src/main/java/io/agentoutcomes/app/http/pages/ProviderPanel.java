@@ -1,5 +1,7 @@
 package io.agentoutcomes.app.http.pages;
 
+import io.agentoutcomes.app.http.query.ProviderHistory;
+import io.agentoutcomes.app.http.query.ProviderHistory.Sample;
 import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RequestBudget;
@@ -8,27 +10,39 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The dashboard's provider panel: each pacing scope's circuit (and since when), the retries its circuit or budget
- * holds, its request budgets as the gate counts them, and how often its circuit opened.
+ * The dashboard's provider panel: each pacing scope's circuit (and since when), a sparkline of the retries its circuit
+ * or budget held and paced over the last samples ({@link ProviderSparkline}, from {@link ProviderHistory}) with the
+ * counts now, its request budgets as the gate counts them, and how often its circuit opened.
  */
 final class ProviderPanel {
     private ProviderPanel() {
     }
 
-    static String html(List<ProviderState> scopes, long now) {
+    static String html(List<ProviderState> scopes, ProviderHistory history, long now) {
         if (scopes.isEmpty()) {
             return "<p class=\"muted empty\">No provider seen yet.</p>";
         }
+        long interval = history.interval().toMillis();
         StringBuilder table = new StringBuilder("<table id=\"providers-table\"><tr><th>Provider / model</th><th>Circuit</th>"
-                + "<th>Held retries</th><th>Paced (released after a hold)</th><th>Request budget</th><th>Opened</th></tr>");
+                + "<th>Retries held and paced</th><th>Request budget</th><th>Opened</th></tr>");
         for (ProviderState scope : scopes) {
-            table.append("<tr><td>").append(Html.escape(scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel())))
+            String name = scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel());
+            List<Sample> samples = history.samples(scope.getProvider(), scope.getModel());
+            table.append("<tr><td>").append(Html.escape(name))
                     .append("</td><td class=\"circuit-").append(scope.getCircuit().name().toLowerCase(Locale.ROOT)).append("\">")
-                    .append(circuit(scope)).append("</td><td>").append(scope.getHeld()).append("</td><td>").append(scope.getPaced())
-                    .append("</td><td>")
+                    .append(circuit(scope)).append("</td><td class=\"retries\">")
+                    .append(ProviderSparkline.svg(name, samples, interval)).append("<br><span class=\"held-now\">")
+                    .append(DashboardPage.count(scope.getHeld())).append("</span> held now · ")
+                    .append(samples.isEmpty() ? "" : ProviderSparkline.pacedText(samples, interval) + ", ")
+                    .append("<span class=\"paced-all\">").append(DashboardPage.count(scope.getPaced()))
+                    .append("</span> in all</td><td>")
                     .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
         }
-        return table.append("</table>").toString();
+        return table.append("</table><div class=\"legend\"><span><i class=\"swatch\" style=\"background:")
+                .append(ProviderSparkline.HELD).append("\"></i>held at each sample</span><span><i class=\"swatch\" style=\"background:")
+                .append(ProviderSparkline.PACED).append("\"></i>paced (released after a hold) since the sample before</span>")
+                .append(" <span class=\"muted\">a sample every ").append(ProviderSparkline.duration(interval)).append(", the last ")
+                .append(ProviderHistory.SAMPLES).append("</span></div>").toString();
     }
 
     private static String circuit(ProviderState scope) {

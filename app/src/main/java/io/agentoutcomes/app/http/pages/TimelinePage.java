@@ -150,7 +150,7 @@ public final class TimelinePage {
                         .append(";background:").append(status.colour()).append("\" title=\"")
                         .append(Html.escape(node.getNodeId())).append(" attempt ").append(p.attempt().getAttempt()).append(": ")
                         .append(status.label()).append(", ").append(clock ? clockTime(p.start(), span) + "–" + clockTime(p.end(), span)
-                                : elapsed(p.start() - from) + "–" + elapsed(p.end() - from))
+                                : elapsed(p.start() - from, span) + "–" + elapsed(p.end() - from, span))
                         .append(p.attempt().getDurationMs() == null ? "" : " (" + p.attempt().getDurationMs() + " ms)")
                         .append("\"></div>");
             }
@@ -158,10 +158,17 @@ public final class TimelinePage {
         }
         html.append("<div class=\"axis\"><span class=\"lane-label muted\">").append(clock ? "UTC" : "elapsed")
                 .append("</span><div class=\"axis-track\" id=\"time-axis\">");
+        String previous = null;
         for (int tick = 0; tick <= AXIS_TICKS; tick++) {
             long at = from + span * tick / AXIS_TICKS;
+            String label = clock ? clockTime(at, span) : elapsed(at - from, span);
+            if (label.equals(previous)) {
+                // a span of a few milliseconds: ticks closer than the labels' precision are drawn once
+                continue;
+            }
+            previous = label;
             html.append("<span class=\"tick\" style=\"left:").append(percent(at - from, span)).append("\">")
-                    .append(clock ? clockTime(at, span) : elapsed(at - from)).append("</span>");
+                    .append(label).append("</span>");
         }
         html.append("</div></div>");
         if (!clock) {
@@ -183,8 +190,11 @@ public final class TimelinePage {
                 .format(Instant.ofEpochMilli(epochMillis));
     }
 
-    /** Elapsed run time: 0 s, 1.5 s, 2 min 5 s. */
-    private static String elapsed(long millis) {
+    /** Elapsed run time: 0 s, 1.5 s, 2 min 5 s; in milliseconds when the timeline spans less than a second (75 ms). */
+    private static String elapsed(long millis, long span) {
+        if (span < 1000) {
+            return millis + " ms";
+        }
         if (millis < 60_000) {
             return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
         }

@@ -3,16 +3,24 @@ package io.agentoutcomes.app.http.pages;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
+import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.avro.BudgetPeriod;
 import io.agentoutcomes.avro.BudgetPeriodSpend;
 import io.agentoutcomes.avro.BudgetState;
+import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.Money;
+import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RequestBudget;
+import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.budget.Budget;
+import io.agentoutcomes.topology.replay.ReplayState;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +29,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class DashboardPageTest {
+    private static final ProviderHistory HISTORY = new ProviderHistory(Duration.ofSeconds(10));
 
     private static AgentMetrics point(String model, Instant start, String cost, long tokens) {
         return AgentMetrics.newBuilder().setAgentId("a").setModel(model).setProvider("p").setWindowStart(start.toEpochMilli())
@@ -73,7 +82,7 @@ class DashboardPageTest {
 
     @Test
     void anEmptyDashboardSaysHowToSendData() {
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), HISTORY, List.of(),
                 BudgetSettings.none());
         assertThat(page).contains("id=\"empty-state\"", "agent-outcomes.jar fleet", "agent-results-json", "agent-outcomes.jar demo");
     }
@@ -100,7 +109,7 @@ class DashboardPageTest {
         BudgetState a1 = new BudgetState("daily", "a1", new ArrayList<>(List.of(new BudgetPeriodSpend(
                 Instant.parse("2026-03-01T00:00:00Z").toEpochMilli(), Instant.parse("2026-03-02T00:00:00Z").toEpochMilli(),
                 Money.toBytes(new BigDecimal("0.85")), new ArrayList<>(List.of(50, 80)), false, 9L))));
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(a1),
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), HISTORY, List.of(a1),
                 BudgetSettings.of(List.of(daily), 4));
 
         assertThat(page).contains("<h2>Budgets: spend this period</h2>").contains("<table id=\"budgets-table\">")
@@ -113,7 +122,7 @@ class DashboardPageTest {
     void reasoningTokensPerModelAreAChartOfTheirOwn() {
         AgentMetrics o3 = AgentMetrics.newBuilder(point("o3-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.00638", 2_200))
                 .setOutputTokens(1_200).setReasoningTokens(1_024).build();
-        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of(), List.of(), List.of(), List.of(),
+        String page = DashboardPage.render(List.of(new AnalyticsQueries.Series("o3-mini", List.of(o3))), List.of(), List.of(), List.of(), List.of(), HISTORY, List.of(),
                 BudgetSettings.none());
 
         Matcher chart = Pattern.compile("id=\"reasoning-chart\"><h2>([^<]*)</h2>(.*?)</div></div>").matcher(page);
@@ -124,7 +133,7 @@ class DashboardPageTest {
 
     @Test
     void anEmptyDashboardSaysHowToSendDataOnceNotInEveryCard() {
-        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), List.of(),
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(), HISTORY, List.of(),
                 BudgetSettings.none());
 
         assertThat(page.split("agent-results-json", -1)).hasSize(2);
@@ -186,12 +195,101 @@ class DashboardPageTest {
         String page = DashboardPage.render(List.of(
                 new AnalyticsQueries.Series("cheap", List.of(point("cheap", ten, "0.01", 100), point("cheap", ten.plusSeconds(60), "0.02", 100))),
                 new AnalyticsQueries.Series("dear", List.of(point("dear", ten, "0.50", 10)))),
-                List.of(), List.of(), List.of(), List.of(), List.of(), BudgetSettings.none());
+                List.of(), List.of(), List.of(), List.of(), HISTORY, List.of(), BudgetSettings.none());
 
         Matcher card = Pattern.compile("id=\"model-totals\"><h2>([^<]*)</h2>(.*?)</div>").matcher(page);
         assertThat(card.find()).isTrue();
         assertThat(all("<rect class=\"bar\" data-agent=\"([^\"]+)\"", card.group(2))).containsExactly("dear", "cheap");
         assertThat(all("<text class=\"value\"[^>]*>([^<]*)<", card.group(2))).containsExactly("$0.5", "$0.03");
         assertThat(page).contains("<nav class=\"pages\"><a href=\"/\">Dashboard</a><a href=\"/ui/jobs\">Jobs</a>");
+    }
+
+    private static ProviderState scope(long held, long paced) {
+        return ProviderState.newBuilder().setProvider("openai").setModel("gpt-4o").setHeld(held).setPaced(paced)
+                .setBudgets(List.of(RequestBudget.newBuilder().setWindow("requests").setLimit(500L).setLengthMs(60_000)
+                        .setTokens(0).setUpdatedAt(0).setAdvertisedAt(0).build())).build();
+    }
+
+    /** Issue 32: the retries a scope held and paced over its last samples, as a sparkline, not a bucket's count. */
+    @Test
+    void theProviderCardDrawsHeldAndPacedRetriesAsASparkline() {
+        ProviderHistory history = new ProviderHistory(Duration.ofSeconds(10));
+        long t0 = Instant.parse("2026-01-01T10:00:00Z").toEpochMilli();
+        history.record(t0, List.of(scope(0, 100)));
+        history.record(t0 + 10_000, List.of(scope(2, 103)));
+        history.record(t0 + 20_000, List.of(scope(5, 107)));
+        history.record(t0 + 30_000, List.of(scope(3, 107)));
+
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(scope(3, 107)), history,
+                List.of(), BudgetSettings.none());
+
+        // the oldest sample at the left edge, the latest at the right; one scale from 0 to the largest value drawn (5)
+        assertThat(page).contains("<svg class=\"sparkline\" data-scope=\"openai / gpt-4o\" data-held=\"0,2,5,3\" "
+                + "data-paced=\"-,3,4,0\" data-paced-before=\"100\"");
+        assertThat(all("<polyline class=\"held\"[^>]* points=\"([^\"]*)\"", page))
+                .containsExactly("0.0,30.0 50.0,18.8 100.0,2.0 150.0,13.2");
+        assertThat(all("<polyline class=\"paced\"[^>]* points=\"([^\"]*)\"", page))
+                .containsExactly("50.0,13.2 100.0,7.6 150.0,30.0");
+        assertThat(page).contains("<span class=\"held-now\">3</span> held now · 7 paced in 30 s, "
+                + "<span class=\"paced-all\">107</span> in all", "requests: 500 per 60 s, retries paced to it",
+                "a sample every 10 s, the last 60");
+        assertThat(page).doesNotContain("0 of 500");
+    }
+
+    /** Issue 32: a missing sample is a gap in the sparkline, a run of one sample a dot. */
+    @Test
+    void aSparklineBreaksWhereASampleIsMissing() {
+        ProviderHistory history = new ProviderHistory(Duration.ofSeconds(10));
+        long t0 = Instant.parse("2026-01-01T10:00:00Z").toEpochMilli();
+        history.record(t0 - 10_000, List.of());
+        history.record(t0, List.of(scope(1, 2)));
+        history.record(t0 + 10_000, List.of(scope(1, 2)));
+        history.record(t0 + 40_000, List.of(scope(1, 2)));
+
+        String svg = ProviderSparkline.svg("openai / gpt-4o", history.samples("openai", "gpt-4o"), 10_000);
+
+        assertThat(all("<polyline class=\"held\"[^>]* points=\"([^\"]*)\"", svg)).containsExactly("0.0,16.0 37.5,16.0");
+        assertThat(all("<polyline class=\"paced\"[^>]* points=\"([^\"]*)\"", svg)).containsExactly("0.0,2.0 37.5,30.0");
+        assertThat(all("<circle class=\"(held|paced)\" cx=\"150.0\"", svg)).containsExactly("held", "paced");
+        assertThat(svg).contains("data-paced=\"2,0,0\" data-paced-before=\"0\"");
+        assertThat(ProviderSparkline.pacedText(history.samples("openai", "gpt-4o"), 10_000)).isEqualTo("2 paced in 50 s");
+    }
+
+    @Test
+    void aScopeWithoutASampleYetSaysSo() {
+        String card = ProviderPanel.html(List.of(scope(0, 0)), new ProviderHistory(Duration.ofSeconds(10)), 0);
+
+        assertThat(card).contains("no sample yet", "<span class=\"held-now\">0</span> held now · <span class=\"paced-all\">0");
+    }
+
+    /** Issue 32: the dashboard links each recent job to its timeline as the jobs list does, its id one path segment. */
+    @Test
+    void aRecentJobLinksToItsTimelineAsTheJobsListDoes() {
+        JobReplayState job = ReplayState.apply(ReplayState.empty("nightly run/7"), NodeFinished.newBuilder()
+                .setJobId("nightly run/7").setNodeId("n1").setAttempt(0).setResultType(StepResultType.SUCCESS).build(),
+                Instant.parse("2026-01-01T10:00:00Z"), null);
+
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(job), List.of(), HISTORY, List.of(),
+                BudgetSettings.none());
+
+        assertThat(page).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>",
+                "</table><p><a href=\"/ui/jobs\">All jobs</a></p></div>");
+        assertThat(TimelinePage.jobs(List.of(job))).contains("<a href=\"/ui/jobs/nightly%20run%2F7\">nightly run/7</a>");
+    }
+
+    /**
+     * Issue 32: a count whose round step would be a fraction (at most 2 tokens: steps of 0.5) takes the next step whose
+     * labels differ, each label at its own value; not "1 tok" written at 0.5 and "2 tok" at 1.5.
+     */
+    @Test
+    void aSmallCountIsLabelledAtWholeSteps() {
+        String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m",
+                Instant.parse("2026-01-01T10:00:00Z"), "0.01", 2)))), m -> m.getTotalTokens(),
+                v -> DashboardPage.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
+
+        assertThat(all("(<text class=\"y-label\"[^>]*>[^<]*)<", svg)).containsExactly(
+                "<text class=\"y-label\" x=\"72\" y=\"184.0\" text-anchor=\"end\">0 tok",
+                "<text class=\"y-label\" x=\"72\" y=\"99.0\" text-anchor=\"end\">1 tok",
+                "<text class=\"y-label\" x=\"72\" y=\"14.0\" text-anchor=\"end\">2 tok");
     }
 }

@@ -99,6 +99,19 @@ class TimelinePageTest {
         assertThat(html).contains("data-node=\"n2\" data-status=\"retryable\" style=\"left:40.000%;width:60.000%");
     }
 
+    /** Issue 32: no tick label twice, however short the run: under a second the elapsed axis counts milliseconds. */
+    @Test
+    void aShortTimelineRepeatsNoTickLabel() {
+        String elapsed = TimelinePage.job(job(node("n1", 1, StepResultType.SUCCESS).setDurationMs(100L).build(),
+                node("n2", 2, StepResultType.SUCCESS).setDurationMs(200L).build()));
+        String clock = TimelinePage.job(job(
+                node("n1", 1, StepResultType.SUCCESS).setDurationMs(0L).setTimestamp(T.toEpochMilli()).build(),
+                node("n2", 2, StepResultType.SUCCESS).setDurationMs(0L).setTimestamp(T.toEpochMilli() + 2).build()));
+
+        assertThat(ticks(elapsed)).containsExactly("0 ms", "75 ms", "150 ms", "225 ms", "300 ms");
+        assertThat(ticks(clock)).containsExactly("12:00:00.000", "12:00:00.001", "12:00:00.002");
+    }
+
     private static List<String> ticks(String html) {
         Matcher tick = Pattern.compile("class=\"tick\"[^>]*>([^<]*)<").matcher(html);
         List<String> ticks = new ArrayList<>();
