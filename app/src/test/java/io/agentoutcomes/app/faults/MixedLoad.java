@@ -8,6 +8,8 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
+import io.agentoutcomes.avro.RateLimitState;
+import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.Skipped;
 import io.agentoutcomes.avro.StepResultType;
@@ -158,6 +160,31 @@ final class MixedLoad {
                             ResultType.RETRYABLE_FAILURE, true)
                     : vat(time, task, resultId, agent, model, input + output, cost,
                             "\"status\":\"error\",\"error\":\"llm-rate-limit\"", ResultType.RETRYABLE_FAILURE, true));
+        }
+        return batch;
+    }
+
+    /**
+     * {@code count} rate-limited failures of one provider and model (openai, gpt-4o-mini, Avro) stamped {@code at} (the
+     * wall clock, as an agent's producer stamps what it sends), each with OpenAI's request window: 30 000 a minute, none
+     * left, resetting in {@code resetsInMs}. Their outcomes are tallied (retried), not their analytics: they fall in
+     * no window of the load.
+     */
+    synchronized List<ProducerRecord<byte[], byte[]>> exhaustedWindowFailures(int count, long at, long resetsInMs) {
+        List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
+        RateLimitState rateLimit = RateLimitState.newBuilder().setLimited(true).setWindows(List.of(RateLimitWindow.newBuilder()
+                .setName("requests").setResource("requests").setLimit(30_000L).setRemaining(0L).setResetsInMs(resetsInMs)
+                .setHeader("x-ratelimit-remaining-requests: 0").build())).build();
+        for (int n = 0; n < count; n++) {
+            int i = next++;
+            String task = "task-" + run + "-" + i;
+            String resultId = "r-" + run + "-" + i;
+            AgentResult result = AgentResult.newBuilder().setResultId(resultId).setAgentId(AGENTS[i % AGENTS.length])
+                    .setTaskId(task).setExecution(ExecutionMetadata.newBuilder().setModel(MODELS[0][0]).setProvider(MODELS[0][1])
+                            .setDurationMs(40L).build())
+                    .setRateLimit(rateLimit).setOutcome(failure("llm-rate-limit")).build();
+            tally.outcome(resultId, ResultType.RETRYABLE_FAILURE, true, false);
+            batch.add(record(topics.agentResults(), task, at, results.serialize(topics.agentResults(), result)));
         }
         return batch;
     }

@@ -7,11 +7,13 @@ import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.schedule.PendingRetries;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
@@ -87,8 +89,8 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
                 return;
             }
             if (settings.pacing() && retry.getAgentResult().getRateLimit() != null) {
-                RequestBudgets.advertise(state, retry.getAgentResult().getRateLimit().getWindows(), retry.getFailedAt(), now,
-                        settings.defaultWindow(), settings.checkInterval().toMillis());
+                RequestBudgets.advertise(state, windowsOf(retry), retry.getFailedAt(), now, settings.defaultWindow(),
+                        settings.checkInterval().toMillis());
             }
             evaluate(record.key(), state, now);
             if (state.getHeld() == 0 && allowance(state, now) > 0) {
@@ -148,6 +150,14 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             state.setPaced(state.getPaced() + released);
             spend(state, released);
         }
+    }
+
+    /** The windows of a retry's failure as they stood when it failed, from when the provider said them where known. */
+    private List<RateLimitWindow> windowsOf(RetryRequest retry) {
+        Long said = retry.getAgentResult().getRecordTimestamp();
+        long saidAt = said == null ? retry.getFailedAt() : Math.min(said, retry.getFailedAt());
+        return AdvertisedWindows.asOf(retry.getAgentResult().getRateLimit().getWindows(), saidAt, retry.getFailedAt(),
+                settings.defaultWindow());
     }
 
     private long allowance(ProviderState state, long now) {

@@ -65,8 +65,11 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
         if (result.getRateLimit() != null && (tally.getAdvertisedAt() == null || outcome.getClassifiedAt() >= tally.getAdvertisedAt())) {
             List<RateLimitWindow> requests = result.getRateLimit().getWindows().stream().filter(RequestBudgets::countsRequests).toList();
             if (!requests.isEmpty()) {
+                // as the provider said them when it answered (the record's time), not when the result is read: after a
+                // downtime the two are apart by it
+                long saidAt = Math.min(record.timestamp(), outcome.getClassifiedAt());
                 tally.setAdvertisedAt(outcome.getClassifiedAt());
-                tally.setWindows(requests);
+                tally.setWindows(AdvertisedWindows.asOf(requests, saidAt, outcome.getClassifiedAt(), settings.defaultWindow()));
             }
         }
     }

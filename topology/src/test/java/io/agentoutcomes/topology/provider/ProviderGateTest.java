@@ -173,6 +173,42 @@ class ProviderGateTest {
         assertThat(of("steady")).hasSize(5).allSatisfy(r -> assertThat(r.timestamp()).isLessThan(changes.get(1).getAt()));
     }
 
+    /** OpenAI's headers on a 429: 6 000 requests a minute, none left, the window resetting in {@code resetsInMs}. */
+    private static RateLimitState sixThousandAMinuteExhausted(long resetsInMs) {
+        return RateLimitState.newBuilder().setLimited(true).setWindows(List.of(RateLimitWindow.newBuilder().setName("requests")
+                .setResource("requests").setLimit(6_000L).setRemaining(0L).setResetsInMs(resetsInMs)
+                .setHeader("x-ratelimit-remaining-requests: 0").build())).build();
+    }
+
+    /**
+     * Issue 29 item 4: the results agents got while the service was down are classified after the restart. A provider's
+     * "none left, resets in 5 s" among them holds its scope until the reset the provider said (the record's time plus
+     * 5 s, long past), not 5 s from the restart's catch-up: that added the downtime to every retry of the scope due then.
+     */
+    @Test
+    void aWindowExhaustedWhileTheServiceWasDownHoldsTheScopeOnlyUntilTheResetTheProviderSaid() {
+        start(ProviderGateSettings.defaults());
+        // before the crash: 50 failures whose retries (the provider's retry_after, 16.5 s) come due after the restart
+        RateLimitState retryAfter = RateLimitState.newBuilder().setLimited(true).setRetryAfterMs(16_500L).build();
+        for (int i = 0; i < 50; i++) {
+            results.pipeInput("due-" + i, result("acme", "m1", "due-" + i, failure("llm-rate-limit"), retryAfter), T0);
+        }
+        // down for 15 s; then the catch-up reads 20 failures the agents got at 2-9.6 s, each "none left, resets in 5 s"
+        pipeline.advance(Duration.ofSeconds(15));
+        for (int i = 0; i < 20; i++) {
+            results.pipeInput("caught-up-" + i, result("acme", "m1", "caught-up-" + i, failure("llm-rate-limit"),
+                    sixThousandAMinuteExhausted(5_000)), T0.plusMillis(2_000 + i * 400L));
+        }
+        run(Duration.ofSeconds(10));
+
+        List<TestRecord<String, RetryRequest>> due = of("acme").stream().filter(r -> r.value().getTaskId().startsWith("due-")).toList();
+        assertThat(due).hasSize(50).extracting(r -> r.value().getTaskId()).doesNotHaveDuplicates();
+        // every window the provider said was exhausted had reset by T0 + 14.6 s: out within a second of due (16.5 s),
+        // at the 6 000 a minute's pace (10 a check)
+        assertThat(due).extracting(r -> r.timestamp() - r.value().getDueAt()).as("ms from due to released")
+                .allSatisfy(late -> assertThat(late).isBetween(0L, 1_000L));
+    }
+
     @Test
     void withTheGateOffRetriesGoStraightToRetryReady() {
         start(ProviderGateSettings.defaults().withEnabled(false));
