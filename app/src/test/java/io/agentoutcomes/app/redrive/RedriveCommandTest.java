@@ -21,7 +21,7 @@ class RedriveCommandTest {
 
         assertThat(run(err, "redrive", "--stop-reason", "tired", "--bootstrap-servers", "nowhere:1")).isEqualTo(1);
         assertThat(err.toString()).isEqualTo("agent-outcomes: stop reason 'tired' is not one of [COMPLETED, STEPS_LIMIT, "
-                + "TOKEN_LIMIT, TIME_LIMIT, RETRY_LIMIT, ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED]" + System.lineSeparator());
+                + "TOKEN_LIMIT, TIME_LIMIT, RETRY_LIMIT, ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED, RETRY_BUDGET_EXHAUSTED]" + System.lineSeparator());
     }
 
     @Test
