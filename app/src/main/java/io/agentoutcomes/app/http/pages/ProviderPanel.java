@@ -9,7 +9,8 @@ import java.util.Locale;
 
 /**
  * The dashboard's provider panel: each pacing scope's circuit (and since when), the retries its circuit or budget
- * holds, its request budgets as the gate counts them, and how often its circuit opened.
+ * holds, its request budgets as the gate counts them, its retry budget (spent, and the retries it stopped), and how
+ * often its circuit opened.
  */
 final class ProviderPanel {
     private ProviderPanel() {
@@ -20,13 +21,14 @@ final class ProviderPanel {
             return "<p class=\"muted empty\">No provider seen yet.</p>";
         }
         StringBuilder table = new StringBuilder("<table id=\"providers-table\"><tr><th>Provider / model</th><th>Circuit</th>"
-                + "<th>Held retries</th><th>Paced (released after a hold)</th><th>Request budget</th><th>Opened</th></tr>");
+                + "<th>Held retries</th><th>Paced (released after a hold)</th><th>Request budget</th><th>Retry budget</th><th>Opened</th></tr>");
         for (ProviderState scope : scopes) {
             table.append("<tr><td>").append(Html.escape(scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel())))
                     .append("</td><td class=\"circuit-").append(scope.getCircuit().name().toLowerCase(Locale.ROOT)).append("\">")
                     .append(circuit(scope)).append("</td><td>").append(scope.getHeld()).append("</td><td>").append(scope.getPaced())
                     .append("</td><td>")
-                    .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
+                    .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(retryBudget(scope)).append("</td><td>")
+                    .append(scope.getOpened()).append("</td></tr>");
         }
         return table.append("</table>").toString();
     }
@@ -39,6 +41,15 @@ final class ProviderPanel {
         };
         return scope.getCircuit() == CircuitState.CLOSED ? state
                 : state + " since " + Html.escape(Instant.ofEpochMilli(scope.getSince()).toString());
+    }
+
+    /** Whether the retry budget alone holds the scope's retries, since when, and how many it stopped. */
+    private static String retryBudget(ProviderState scope) {
+        String state = scope.getBudgetExhaustedSince() > 0
+                ? "<span class=\"exhausted\">spent since " + Html.escape(Instant.ofEpochMilli(scope.getBudgetExhaustedSince()).toString())
+                        + "</span>"
+                : "within";
+        return scope.getBudgetStopped() == 0 ? state : state + ", " + scope.getBudgetStopped() + " stopped";
     }
 
     private static String budgets(List<RequestBudget> budgets, long now) {
