@@ -63,14 +63,14 @@ class ExplainCommandTest {
 
     @Test
     void aRetryOfAProviderIsExplainedWithTheGateItPassesAndTheRetryBudgetThatCanHoldIt() throws Exception {
-        JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\"},"
-                        + "\"execution\":{\"provider\":\"OpenAI\",\"model\":\"gpt-4o\"}}",
+        JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\","
+                        + "\"execution\":{\"provider\":\"OpenAI\",\"model\":\"gpt-4o\"}}}",
                 "--header", "agent-id=a", "--key", "t", "-p", "provider.retry.budget.percent=10",
                 "-p", "provider.retry.budget.max.hold.ms=300000");
         JsonNode noProvider = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\"}}",
                 "--header", "agent-id=a", "--key", "t");
-        JsonNode off = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\"},"
-                        + "\"execution\":{\"provider\":\"openai\",\"model\":\"gpt-4o\"}}",
+        JsonNode off = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\","
+                        + "\"execution\":{\"provider\":\"openai\",\"model\":\"gpt-4o\"}}}",
                 "--header", "agent-id=a", "--key", "t", "-p", "provider.retry.budget.enabled=false");
 
         assertThat(answer.get("gate")).isEqualTo(JSON.readTree("{\"gated\":true,\"scope\":\"openai/gpt-4o\","

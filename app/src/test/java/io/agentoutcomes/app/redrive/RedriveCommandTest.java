@@ -25,13 +25,13 @@ class RedriveCommandTest {
     }
 
     @Test
-    void helpNamesEveryStopReasonADeadLetterCarriesBudgetExceededIncluded() {
+    void helpNamesEveryStopReasonADeadLetterCarriesBudgetExceededAndRetryBudgetExhaustedIncluded() {
         StringWriter out = new StringWriter();
         CommandLine line = Main.commandLine().setOut(new PrintWriter(out));
 
         assertThat(line.execute("redrive", "--help")).isZero();
         assertThat(out.toString().replaceAll("\\s+", " "))
-                .contains("--stop-reason=REASON Only this stop reason (any case): retry_limit, error, budget_exceeded.");
+                .contains("--stop-reason=REASON Only this stop reason (any case): retry_limit, error, budget_exceeded, retry_budget_exhausted.");
     }
 
     @Test
