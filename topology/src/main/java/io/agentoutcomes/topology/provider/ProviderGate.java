@@ -37,7 +37,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
     /** The sinks it forwards to (named in {@link ProviderGateTopology}). */
     static final String RETRIES = "write-gated-retry-ready";
     static final String HEALTH = "write-provider-health";
-    static final String DEAD_LETTERS = "write-retry-budget-dead-letter";
+    static final String DEAD_LETTERS = "write-provider-gate-dead-letter";
     /** The most retries one check releases (each release is a record in the transaction). */
     static final int MAX_PER_CHECK = 10_000;
 
