@@ -160,6 +160,27 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         }
     }
 
+    private long allowance(ProviderState state, long now) {
+        long paced = paced(state, now);
+        return settings.budget().enabled() ? Math.min(paced, RetryBudget.allowance(state, now, settings.budget())) : paced;
+    }
+
+    /** What the circuit and the provider's advertised budgets allow (the retry budget aside). */
+    private long paced(ProviderState state, long now) {
+        long circuit = settings.circuit().enabled() ? Circuit.allowance(state, settings.circuit()) : Long.MAX_VALUE;
+        return settings.pacing() ? Math.min(circuit, RequestBudgets.allowance(state, now, settings.checkInterval().toMillis())) : circuit;
+    }
+
+    private void spend(ProviderState state, long count, long now) {
+        if (settings.budget().enabled()) {
+            RetryBudget.spend(state, count, now, settings.budget());
+        }
+        RequestBudgets.spend(state, count);
+        if (state.getCircuit() == CircuitState.HALF_OPEN) {
+            state.setProbesReleased((int) Math.min(Integer.MAX_VALUE, state.getProbesReleased() + count));
+        }
+    }
+
     /**
      * Marks whether the retry budget, and nothing else, holds the scope's retries; while it has for the max hold, the
      * held retries due longer than that ago are stopped, oldest first, to {@code dead-letter}.
@@ -194,27 +215,6 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         }
         state.setHeld(state.getHeld() - stopped);
         state.setBudgetStopped(state.getBudgetStopped() + stopped);
-    }
-
-    private long allowance(ProviderState state, long now) {
-        long paced = paced(state, now);
-        return settings.budget().enabled() ? Math.min(paced, RetryBudget.allowance(state, now, settings.budget())) : paced;
-    }
-
-    /** What the circuit and the provider's advertised budgets allow (the retry budget aside). */
-    private long paced(ProviderState state, long now) {
-        long circuit = settings.circuit().enabled() ? Circuit.allowance(state, settings.circuit()) : Long.MAX_VALUE;
-        return settings.pacing() ? Math.min(circuit, RequestBudgets.allowance(state, now, settings.checkInterval().toMillis())) : circuit;
-    }
-
-    private void spend(ProviderState state, long count, long now) {
-        if (settings.budget().enabled()) {
-            RetryBudget.spend(state, count, now, settings.budget());
-        }
-        RequestBudgets.spend(state, count);
-        if (state.getCircuit() == CircuitState.HALF_OPEN) {
-            state.setProbesReleased((int) Math.min(Integer.MAX_VALUE, state.getProbesReleased() + count));
-        }
     }
 
     /** The scope's state, created on first sight; null past {@link ProviderGateSettings#maxScopes} (the retry passes). */
