@@ -1,11 +1,8 @@
 package io.agentoutcomes.app.faults;
 
 import io.agentoutcomes.avro.RetryRequest;
-import io.agentoutcomes.topology.provider.RetryBudgetSettings;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * <p>Each burst is 500 rate-limit failures in a second, 250 of each provider and model, all of them retried: over the
  * provider gate's retry budget at its defaults (20 % of a scope's requests and 100 per 10 s), as under Envoy's and
  * gRPC's. So its retries are not all visible within 8 s of ready: those released while their scope's budget was spent
- * are counted apart, the rest bounded as before; and every retry is waited for (the budget releases them within a
+ * (as {@code /providers}, sampled every 250 ms, said between the service being ready and the retry leaving) are
+ * counted apart, the rest bounded as before; and every retry is waited for (the budget releases them within a
  * minute or so of the last burst) before each is checked forwarded once, none early (issue 33).
  */
 class CrashRecoveryIT {
@@ -54,7 +52,8 @@ class CrashRecoveryIT {
                          "agent-outcomes", Scenarios.serviceSettings(1))) {
                 figures.put("first start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
                 try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
-                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
+                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers());
+                     RetryBudgetSampler budget = new RetryBudgetSampler(app)) {
                     MixedLoad load = new MixedLoad("crash", app.registryUrl());
                     PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
                     // about 100 records a second: enough in flight at each kill to catch what a kill loses
@@ -101,7 +100,8 @@ class CrashRecoveryIT {
                             .count();
                     figures.put("retries due while the service was down", dueWhileDown);
                     softly.assertThat(dueWhileDown).as("retries due while the service was down").isPositive();
-                    figures.putAll(retryLateness(checks, watcher, load, killedAt, healthyAt, softly));
+                    figures.putAll(retryLateness(checks, watcher, load, killedAt, healthyAt, budget, softly));
+                    figures.put("/providers samples of the retry budget", budget.samples());
                     for (int kill = 0; kill < KILLS; kill++) {
                         figures.fault("SIGKILL " + (kill + 1), down[kill], toHealthy[kill], checks.msToNextOutcome(killedAt[kill]),
                                 checks.msUntilEveryPartitionProduced(killedAt[kill]));
@@ -139,32 +139,16 @@ class CrashRecoveryIT {
      * {@link #RETRIES_WITHIN} of the service being ready again; at least a burst's worth of them.
      */
     private static Map<String, Object> retryLateness(PipelineChecks checks, TopicWatcher watcher, MixedLoad load,
-                                                     long[] killedAt, long[] healthyAt, SoftAssertions softly) {
+                                                     long[] killedAt, long[] healthyAt, RetryBudgetSampler budget,
+                                                     SoftAssertions softly) {
         List<RetryLateness.Outage> outages = IntStream.range(0, KILLS)
                 .mapToObj(k -> new RetryLateness.Outage(killedAt[k], healthyAt[k])).toList();
         List<RetryLateness.Late> late = RetryLateness.dueWhileDown(checks, watcher, load.tally(), outages);
         softly.assertThat(late.size()).as("retries due while the service was down").isGreaterThanOrEqualTo(RETRY_BURST);
-        Map<String, List<Long>> releasedByScope = new HashMap<>();
-        for (TopicWatcher.Seen seen : watcher.records(PipelineChecks.RETRY_READY)) {
-            RetryRequest retry = checks.decode(seen, RetryRequest.class);
-            if (retry.getAgentResult() != null && retry.getAgentResult().getExecution() != null) {
-                releasedByScope.computeIfAbsent(retry.getAgentResult().getExecution().getProvider() + "/"
-                        + retry.getAgentResult().getExecution().getModel(), k -> new ArrayList<>()).add(seen.record().timestamp());
-            }
-        }
-        return RetryLateness.check(late, outages, RETRIES_WITHIN, l -> budgetSpent(releasedByScope.get(l.scope()), l.forwardedAtMs()),
-                softly);
-    }
-
-    /**
-     * Whether a scope's retry budget was spent when a retry of it left at {@code at}: the scope had its reserve (100 at
-     * the defaults) released in the window and slice (11 s) before, so the budget, not the restart, set its pace.
-     */
-    private static boolean budgetSpent(List<Long> releasedAt, long at) {
-        RetryBudgetSettings budget = RetryBudgetSettings.defaults();
-        long reserve = (long) (budget.minPerSecond() * budget.window().toSeconds());
-        long span = budget.window().toMillis() * 11 / 10;
-        return releasedAt != null && releasedAt.stream().filter(t -> t >= at - span && t < at).count() >= reserve;
+        // held by the budget: /providers said the scope's retry budget alone held its retries between the last time the
+        // service was ready before the retry left and the moment it left
+        return RetryLateness.check(late, outages, RETRIES_WITHIN,
+                l -> budget.exhausted(l.scope(), l.visibleAtMs() - l.fromReadyMs(), l.forwardedAtMs()), softly);
     }
 
     private static Set<String> forwarded(PipelineChecks checks) {
