@@ -2,6 +2,8 @@ package io.agentoutcomes.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
@@ -15,6 +17,10 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -121,6 +127,22 @@ class RetryBudgetOnBrokerTest extends ServiceOnTestBroker {
                     busiestBound = requests / 5 + RESERVE;
                 }
             }
+            // seen from outside: /providers and /metrics count the stops of the scope
+            HttpResponse<String> providers = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(service.httpUrl() + "/providers")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(providers.statusCode()).isEqualTo(200);
+            JsonNode acme = null;
+            for (JsonNode scope : new ObjectMapper().readTree(providers.body()).get("providers")) {
+                if (scope.get("provider").asText().equals("acme")) {
+                    acme = scope;
+                }
+            }
+            assertThat(acme).isNotNull();
+            assertThat(acme.get("budgetStopped").asLong()).isEqualTo(acmeStopped.size());
+            assertThat(acme.get("held").asLong()).isZero();
+            assertThat(acme.get("retrySlices").isArray()).isTrue();
+            assertThat(scrapeSum(service, "agent_outcomes_provider_retries_budget_stopped_total",
+                    "gen_ai_provider_name=\"acme\",gen_ai_request_model=\"m1\"")).isEqualTo(acmeStopped.size());
             System.out.printf("RetryBudgetOnBrokerTest: acme released %d, stopped %d; busiest %d ms window %d released "
                     + "(bound %d); other released %d%n", acmeReleased.size(), acmeStopped.size(), WINDOW_MS, busiest, busiestBound,
                     otherReleased);
