@@ -62,6 +62,29 @@ class ExplainCommandTest {
     }
 
     @Test
+    void aRetryOfAProviderIsExplainedWithTheGateItPassesAndTheRetryBudgetThatCanHoldIt() throws Exception {
+        JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\","
+                        + "\"execution\":{\"provider\":\"OpenAI\",\"model\":\"gpt-4o\"}}}",
+                "--header", "agent-id=a", "--key", "t", "-p", "provider.retry.budget.percent=10",
+                "-p", "provider.retry.budget.max.hold.ms=300000");
+        JsonNode noProvider = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\"}}",
+                "--header", "agent-id=a", "--key", "t");
+        JsonNode off = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-timeout\","
+                        + "\"execution\":{\"provider\":\"openai\",\"model\":\"gpt-4o\"}}}",
+                "--header", "agent-id=a", "--key", "t", "-p", "provider.retry.budget.enabled=false");
+
+        assertThat(answer.get("gate")).isEqualTo(JSON.readTree("{\"gated\":true,\"scope\":\"openai/gpt-4o\","
+                + "\"circuit\":\"held while the scope's circuit is open (provider.circuit.*)\","
+                + "\"pacing\":\"released no faster than the request budget the provider advertised last\","
+                + "\"retryBudget\":\"released while the scope's retries in the last 10 s are under 10 % of its requests in "
+                + "them plus 10 a second (provider.retry.budget.percent, .min.per.second, .window.ms); held oldest first "
+                + "beyond it; stopped as retry_budget_exhausted after 300 s held so (provider.retry.budget.max.hold.ms)\"}"));
+        assertThat(noProvider.get("gate")).isEqualTo(JSON.readTree("{\"gated\":false,"
+                + "\"why\":\"names no provider: straight to retry-ready\"}"));
+        assertThat(off.at("/gate/retryBudget").asText()).isEqualTo("off (provider.retry.budget.enabled=false)");
+    }
+
+    @Test
     void aStopBySettingNamesTheSettingAndBlamesNoLimitThatWasNotReached() throws Exception {
         JsonNode answer = explain("{\"result\":{\"status\":\"error\",\"error\":\"llm-rate-limit\"}}",
                 "--header", "agent-id=photo-analyzer", "--key", "task-9", "-p", "policy.code.llm-rate-limit=stop");

@@ -333,7 +333,8 @@ class MetricsEndpointTest {
 
         assertThat(alerts).containsExactlyInAnyOrder("AgentOutcomesDown", "StreamsNotRunning", "StreamThreadsReplaced",
                 "ConsumerLagHigh", "PunctuationsFailing", "DeadLetterRateHigh", "RetriesLate", "RejectedInput",
-                "UndecodableInputDropped", "ProviderCircuitOpen", "ProviderCircuitFlapping", "BudgetThresholdCrossed");
+                "UndecodableInputDropped", "ProviderCircuitOpen", "ProviderCircuitFlapping", "ProviderRetryBudgetExhausted",
+                "BudgetThresholdCrossed");
         assertThat(queries).hasSize(alerts.size());
         // up: made by Prometheus for every target it scrapes, never on /metrics
         queries.forEach(query -> assertOnMetrics(query, Set.of("up")));

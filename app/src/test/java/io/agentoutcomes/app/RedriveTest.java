@@ -277,7 +277,7 @@ class RedriveTest extends ServiceOnTestBroker {
 
             assertThat(post.apply("{\"stopReason\":\"TIRED\"}").body()).isEqualTo("{\"error\":\"bad request\",\"detail\":"
                     + "\"stop reason 'TIRED' is not one of [COMPLETED, STEPS_LIMIT, TOKEN_LIMIT, TIME_LIMIT, RETRY_LIMIT, "
-                    + "ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED]\"}");
+                    + "ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED, RETRY_BUDGET_EXHAUSTED]\"}");
             assertThat(post.apply("{\"from\":\"yesterday\"}").statusCode()).isEqualTo(400);
             assertThat(post.apply("{\"dry_run\":false}").body()).startsWith("{\"error\":\"bad request\",\"detail\":\"unknown field 'dry_run'");
             assertThat(post.apply("{\"limit\":0}").statusCode()).isEqualTo(400);

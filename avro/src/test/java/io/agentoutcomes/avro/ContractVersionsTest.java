@@ -181,6 +181,31 @@ class ContractVersionsTest {
         assertThat(read.toString()).isEqualTo("COMPLETED");
     }
 
+    /**
+     * Issue 33 appended {@code RETRY_BUDGET_EXHAUSTED} after {@code BUDGET_EXCEEDED}: the registry takes it after the
+     * enum of issue 23 under FULL_TRANSITIVE, and a reader of that enum reads the new symbol as {@code COMPLETED}.
+     */
+    @Test
+    void retryBudgetExhaustedIsAFullyTransitivelyCompatibleAdditionReadByOlderReadersAsTheDefault() throws IOException {
+        Schema current = StopReason.getClassSchema();
+        Schema before = Schema.createEnum(current.getName(), current.getDoc(), current.getNamespace(),
+                current.getEnumSymbols().subList(0, current.getEnumSymbols().indexOf("RETRY_BUDGET_EXHAUSTED")),
+                current.getEnumDefault());
+        assertThat(before.getEnumSymbols()).endsWith("BUDGET_EXCEEDED");
+        SchemaRegistryState registry = new SchemaRegistryState();
+        registry.setCompatibility(null, CompatibilityLevel.FULL_TRANSITIVE);
+        registry.apply(registry.prepare("stop-reason", before.toString()).schema());
+
+        assertThat(registry.prepare("stop-reason", current.toString()).isNew()).isTrue();
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+        new GenericDatumWriter<Object>(current).write(new GenericData.EnumSymbol(current, "RETRY_BUDGET_EXHAUSTED"), encoder);
+        encoder.flush();
+        Object read = new GenericDatumReader<Object>(current, before).read(null,
+                DecoderFactory.get().binaryDecoder(bytes.toByteArray(), null));
+        assertThat(read.toString()).isEqualTo("COMPLETED");
+    }
+
     @Test
     void aRegistryTakesContractTwoAsTheNextVersionUnderFullCompatibility() throws IOException {
         Map<String, Schema> one = contractOne();

@@ -60,7 +60,7 @@ public final class TopologySettings {
                 Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_PACING_DEFAULT_WINDOW_MS)), circuit,
                 defaults.signalInterval(), defaults.checkInterval(), partitions,
                 config.getInt(ProviderGateConfig.PROVIDER_MAX_SCOPES),
-                Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_IDLE_EXPIRY_MS)));
+                Duration.ofMillis(config.getLong(ProviderGateConfig.PROVIDER_IDLE_EXPIRY_MS)), RetryBudgetConfig.parse(config));
     }
 
     /** Canonical error codes by their wire values; an unknown one is refused, naming it. */

@@ -27,6 +27,7 @@ import io.agentoutcomes.topology.ingest.AgentResultNormalizer;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import io.agentoutcomes.topology.ingest.NodeFinishedNormalizer;
 import io.agentoutcomes.topology.ingest.RecordContext;
+import io.agentoutcomes.topology.provider.ProviderGateSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -86,11 +87,15 @@ public final class ExplainCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    /** The provider gate a retry would pass, as {@code run} has it. */
+    ProviderGateSettings gate = ProviderGateSettings.defaults();
+
     @Override
     public Integer call() throws IOException {
         AppConfig config = options.load(System.getenv());
         Logging.configure(config.logFormat(), config.secretValues());
         byte[] envelope = read();
+        gate = config.providers();
         RecordHeaders recordHeaders = new RecordHeaders();
         headers.forEach((name, value) -> recordHeaders.add(name, value.getBytes(StandardCharsets.UTF_8)));
         Instant now = Instant.ofEpochMilli(System.currentTimeMillis());
@@ -153,6 +158,7 @@ public final class ExplainCommand implements Callable<Integer> {
         } else {
             explanation.putNull("retry");
         }
+        explanation.set("gate", GateExplanation.of(outcome, gate));
         if (outcome.getRetryCount() != null) {
             explanation.put("retryCount", outcome.getRetryCount());
         }

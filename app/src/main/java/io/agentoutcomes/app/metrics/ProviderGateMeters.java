@@ -22,7 +22,9 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * scope ({@code gen_ai_provider_name}, {@code gen_ai_request_model}; model {@value #ALL_MODELS} where the scope is the
  * provider alone): {@code agent_outcomes_provider_circuit_state} (0 closed, 1 half-open, 2 open),
  * {@code agent_outcomes_provider_retries_held}, {@code agent_outcomes_provider_circuit_transitions_total{to}} and
- * {@code agent_outcomes_provider_retries_paced_total} (released after being held). The counters are the scope's own
+ * {@code agent_outcomes_provider_retries_paced_total} (released after being held), and of the retry budget
+ * {@code agent_outcomes_provider_retry_budget_exhausted} (1 while it alone holds the scope's retries) and
+ * {@code agent_outcomes_provider_retries_budget_stopped_total} (stopped as retry_budget_exhausted). The counters are the scope's own
  * (kept in its state), so they follow the scope when its partition moves to another instance. Series of a scope are
  * kept once seen; the scopes are bounded by {@code provider.max.scopes}. One refresh at a time: concurrent scrapes
  * must not register a scope's meters twice.
@@ -35,9 +37,10 @@ public final class ProviderGateMeters {
 
     /** One scope's values, as the last scrape read them. */
     private record Scope(AtomicLong circuit, AtomicLong held, AtomicLong opened, AtomicLong halfOpened, AtomicLong closed,
-                         AtomicLong paced) {
+                         AtomicLong paced, AtomicLong budgetExhausted, AtomicLong budgetStopped) {
         Scope() {
-            this(new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong());
+            this(new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(), new AtomicLong(),
+                    new AtomicLong(), new AtomicLong());
         }
     }
 
@@ -80,6 +83,8 @@ public final class ProviderGateMeters {
         scope.halfOpened().set(state.getHalfOpened());
         scope.closed().set(state.getClosed());
         scope.paced().set(state.getPaced());
+        scope.budgetExhausted().set(state.getBudgetExhaustedSince() > 0 ? 1 : 0);
+        scope.budgetStopped().set(state.getBudgetStopped());
     }
 
     private Scope register(ProviderState state) {
@@ -95,6 +100,11 @@ public final class ProviderGateMeters {
         transitions(tags, "closed", scope.closed());
         FunctionCounter.builder("agent_outcomes_provider_retries_paced", scope.paced(), AtomicLong::get).tags(tags)
                 .description("Retries released after the provider's circuit or budget held them").register(registry);
+        Gauge.builder("agent_outcomes_provider_retry_budget_exhausted", scope.budgetExhausted(), AtomicLong::get).tags(tags)
+                .description("1 while a provider's retry budget, and nothing else, holds its due retries").register(registry);
+        FunctionCounter.builder("agent_outcomes_provider_retries_budget_stopped", scope.budgetStopped(), AtomicLong::get).tags(tags)
+                .description("Retries stopped (dead-letter, retry_budget_exhausted) after the retry budget held them past its max hold")
+                .register(registry);
         return scope;
     }
 

@@ -29,11 +29,12 @@ public record RedriveFilter(String errorCode, String agentId, String provider, S
     /** Longest text a filter value may be: ids and codes are short, and a selection is written to every redrive record. */
     static final int MAX_VALUE_CHARS = 256;
     /**
-     * The stop reasons the pipeline gives a dead letter: the retry limit, the error policy, an exhausted budget. The
+     * The stop reasons the pipeline gives a dead letter: the retry limit, the error policy, an exhausted budget, a retry
+     * held past its provider's retry budget (the gate's). The
      * filter takes any {@link StopReason} (a dead letter written by an older version may carry another).
      */
     public static final List<StopReason> DEAD_LETTER_STOP_REASONS = List.of(StopReason.RETRY_LIMIT, StopReason.ERROR,
-            StopReason.BUDGET_EXCEEDED);
+            StopReason.BUDGET_EXCEEDED, StopReason.RETRY_BUDGET_EXHAUSTED);
 
     public RedriveFilter {
         bounded("errorCode", errorCode);

@@ -90,7 +90,7 @@ class AlertRulesTest {
     void everyAlertHasASeverityASummaryAndAnAbsoluteLinkToItsRunbookInTheOperationsPage() throws Exception {
         Set<String> anchors = headingAnchors(Files.readString(Path.of("..", "docs", "operations.md")));
 
-        assertThat(alerts()).hasSize(12);
+        assertThat(alerts()).hasSize(13);
         for (JsonNode alert : alerts()) {
             String name = alert.get("alert").asText();
             assertThat(alert.path("labels").path("severity").asText()).as("severity of %s", name).isIn(SEVERITIES);

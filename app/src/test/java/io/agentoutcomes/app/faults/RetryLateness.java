@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import org.assertj.core.api.SoftAssertions;
 
 /**
@@ -23,9 +24,9 @@ final class RetryLateness {
     record Outage(long killedAtMs, long readyAtMs) {
     }
 
-    /** One retry due while the service was down, as it was seen on retry-ready. */
+    /** One retry due while the service was down, as it was seen on retry-ready, with its provider gate scope. */
     record Late(String resultId, long dueAtMs, long forwardedAtMs, long visibleAtMs, int outage, long fromDueMs,
-                long fromReadyMs, long whileReadyMs) {
+                long fromReadyMs, long whileReadyMs, String scope) {
     }
 
     private RetryLateness() {
@@ -49,18 +50,25 @@ final class RetryLateness {
                 continue;
             }
             long visible = record.readAtMs();
+            String scope = retry.getAgentResult() == null || retry.getAgentResult().getExecution() == null ? null
+                    : retry.getAgentResult().getExecution().getProvider() + "/" + retry.getAgentResult().getExecution().getModel();
             late.add(new Late(retry.getResultId(), due, record.record().timestamp(), visible, outage + 1, visible - due,
-                    visible - lastReadyBefore(visible, outages), whileReady(due, visible, outages)));
+                    visible - lastReadyBefore(visible, outages), whileReady(due, visible, outages), scope));
         }
         return late;
     }
 
     /**
      * The figures (per outage: how many fell due in it, the most late from due and from ready) and the check: every
-     * retry due while down visible within {@code bound} of the service being ready, counted as time ready.
+     * retry due while down visible within {@code bound} of the service being ready, counted as time ready, but those
+     * {@code heldByBudget} (its provider's retry budget spent when it left: held on purpose, not late), counted apart.
      */
-    static Map<String, Object> check(List<Late> late, List<Outage> outages, Duration bound, SoftAssertions softly) {
+    static Map<String, Object> check(List<Late> late, List<Outage> outages, Duration bound, Predicate<Late> heldByBudget,
+                                     SoftAssertions softly) {
         Map<String, Object> figures = new TreeMap<>();
+        List<Late> held = late.stream().filter(l -> l.whileReadyMs() > bound.toMillis() && heldByBudget.test(l)).toList();
+        figures.put("retries due while down, later than the bound, released while their retry budget was spent", held.size());
+        late = late.stream().filter(l -> !held.contains(l)).toList();
         figures.put("retries due while down", late.size());
         for (int k = 1; k <= outages.size(); k++) {
             int outage = k;

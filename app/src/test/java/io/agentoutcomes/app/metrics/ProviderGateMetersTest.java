@@ -65,6 +65,14 @@ class ProviderGateMetersTest {
         assertThat(registry.find("agent_outcomes_provider_retries_held").gauges()).hasSize(SCOPES)
                 .allSatisfy(gauge -> assertThat(gauge.value())
                         .isEqualTo(Double.parseDouble(gauge.getId().getTag(GenAiConventions.REQUEST_MODEL).substring(6))));
+        // the retry budget's: 1 while it holds the scope's retries (odd scopes here), and the retries it stopped
+        assertThat(registry.find("agent_outcomes_provider_retry_budget_exhausted").gauges()).hasSize(SCOPES)
+                .allSatisfy(gauge -> assertThat(gauge.value())
+                        .isEqualTo(Integer.parseInt(gauge.getId().getTag(GenAiConventions.REQUEST_MODEL).substring(6)) % 2));
+        assertThat(registry.find("agent_outcomes_provider_retries_budget_stopped").functionCounters()).hasSize(SCOPES)
+                .allSatisfy(counter -> assertThat(counter.count())
+                        .isEqualTo(3.0 * Integer.parseInt(counter.getId().getTag(GenAiConventions.REQUEST_MODEL).substring(6))));
+        assertThat(registry.scrape()).contains("agent_outcomes_provider_retries_budget_stopped_total{");
         registry.close();
     }
 
@@ -100,7 +108,8 @@ class ProviderGateMetersTest {
             List<KeyValue<String, ProviderState>> scopes = new ArrayList<>();
             for (int i = 0; i < SCOPES; i++) {
                 scopes.add(KeyValue.pair("openai|model-" + i, ProviderState.newBuilder().setProvider("openai")
-                        .setModel("model-" + i).setHeld(i).build()));
+                        .setModel("model-" + i).setHeld(i).setBudgetExhaustedSince(i % 2 == 0 ? 0 : 1_000 + i).setBudgetStopped(3L * i)
+                        .build()));
             }
             StateQueryResult<R> result = new StateQueryResult<>();
             result.addResult(0, QueryResult.forResult((R) new ListIterator(scopes.iterator())));

@@ -21,17 +21,17 @@ class RedriveCommandTest {
 
         assertThat(run(err, "redrive", "--stop-reason", "tired", "--bootstrap-servers", "nowhere:1")).isEqualTo(1);
         assertThat(err.toString()).isEqualTo("agent-outcomes: stop reason 'tired' is not one of [COMPLETED, STEPS_LIMIT, "
-                + "TOKEN_LIMIT, TIME_LIMIT, RETRY_LIMIT, ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED]" + System.lineSeparator());
+                + "TOKEN_LIMIT, TIME_LIMIT, RETRY_LIMIT, ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED, RETRY_BUDGET_EXHAUSTED]" + System.lineSeparator());
     }
 
     @Test
-    void helpNamesEveryStopReasonADeadLetterCarriesBudgetExceededIncluded() {
+    void helpNamesEveryStopReasonADeadLetterCarriesBudgetExceededAndRetryBudgetExhaustedIncluded() {
         StringWriter out = new StringWriter();
         CommandLine line = Main.commandLine().setOut(new PrintWriter(out));
 
         assertThat(line.execute("redrive", "--help")).isZero();
         assertThat(out.toString().replaceAll("\\s+", " "))
-                .contains("--stop-reason=REASON Only this stop reason (any case): retry_limit, error, budget_exceeded.");
+                .contains("--stop-reason=REASON Only this stop reason (any case): retry_limit, error, budget_exceeded, retry_budget_exhausted.");
     }
 
     @Test

@@ -60,7 +60,7 @@ class RedriveFilterTest {
     void badFiltersSayWhatIsWrong() {
         assertThatThrownBy(() -> RedriveFilter.parse(null, null, null, "tired", null, null))
                 .hasMessage("stop reason 'tired' is not one of [COMPLETED, STEPS_LIMIT, TOKEN_LIMIT, TIME_LIMIT, RETRY_LIMIT, "
-                        + "ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED]");
+                        + "ERROR, FINISH_REASON, GUARD, USER_REQUESTED, BUDGET_EXCEEDED, RETRY_BUDGET_EXHAUSTED]");
         assertThatThrownBy(() -> RedriveFilter.parse(null, null, null, null, "yesterday", null))
                 .hasMessage("from 'yesterday' is not an ISO-8601 instant, e.g. 2026-03-01T12:00:00Z");
         assertThatThrownBy(() -> RedriveFilter.parse(null, null, null, null, "2026-03-02T00:00:00Z", "2026-03-01T00:00:00Z"))

@@ -60,7 +60,8 @@ public final class ContinuationEventNormalizer {
     }
 
     /** Seed 002's stop reasons, in its order. */
-    private static final Set<StopReason> LOOP_STOP_REASONS = EnumSet.complementOf(EnumSet.of(StopReason.BUDGET_EXCEEDED));
+    private static final Set<StopReason> LOOP_STOP_REASONS = EnumSet.complementOf(EnumSet.of(StopReason.BUDGET_EXCEEDED,
+            StopReason.RETRY_BUDGET_EXHAUSTED));
 
     /** {@code ForbidContinuation}, {@code forbid_continuation} and {@code FORBID_CONTINUATION} all name one decision. */
     private static ContinuationDecision decision(String text, String path) {

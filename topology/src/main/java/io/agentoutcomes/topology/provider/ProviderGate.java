@@ -4,6 +4,7 @@ import static io.agentoutcomes.topology.provider.ProviderGateTopology.HELD_STORE
 import static io.agentoutcomes.topology.provider.ProviderGateTopology.STATE_STORE;
 
 import io.agentoutcomes.avro.CircuitState;
+import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.ProviderState;
@@ -38,6 +39,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
     /** The sinks it forwards to (named in {@link ProviderGateTopology}). */
     static final String RETRIES = "write-gated-retry-ready";
     static final String HEALTH = "write-provider-health";
+    static final String DEAD_LETTERS = "write-provider-gate-dead-letter";
     /** The most retries one check releases (each release is a record in the transaction). */
     static final int MAX_PER_CHECK = 10_000;
 
@@ -79,6 +81,9 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             if (settings.circuit().enabled()) {
                 Circuit.observe(state, signal, settings.circuit(), now).ifPresent(change -> publish(record.key(), change));
             }
+            if (settings.budget().enabled()) {
+                RetryBudget.observe(state, signal.getOutcomes(), signal.getTo(), settings.budget());
+            }
             release(record.key(), state, now);
             states.put(record.key(), state);
         } else if (record.value() instanceof RetryRequest retry) {
@@ -95,7 +100,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             evaluate(record.key(), state, now);
             if (state.getHeld() == 0 && allowance(state, now) > 0) {
                 forward(retry, record.headers(), now);
-                spend(state, 1);
+                spend(state, 1, now);
             } else {
                 held.put(HeldRetryKey.of(record.key(), retry), codec.encode(record.headers(), retry));
                 state.setHeld(state.getHeld() + 1);
@@ -110,13 +115,18 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             ProviderState state = scope.getValue();
             CircuitState before = state.getCircuit();
             long heldBefore = state.getHeld();
+            long exhaustedBefore = state.getBudgetExhaustedSince();
             evaluate(scope.getKey(), state, now);
             release(scope.getKey(), state, now);
+            if (settings.budget().enabled()) {
+                stopHeldTooLong(scope.getKey(), state, now);
+            }
             if (state.getHeld() == 0 && state.getCircuit() == CircuitState.CLOSED
                     && now - state.getLastActivity() > settings.idleExpiry().toMillis()) {
                 scopes.remove(scope.getKey());
                 states.delete(scope.getKey());
-            } else if (before != state.getCircuit() || heldBefore != state.getHeld()) {
+            } else if (before != state.getCircuit() || heldBefore != state.getHeld()
+                    || exhaustedBefore != state.getBudgetExhaustedSince()) {
                 // A budget's refill is a function of time alone: stored only with a change that matters, it comes out
                 // the same after a restore.
                 states.put(scope.getKey(), state);
@@ -148,7 +158,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         if (released > 0) {
             state.setHeld(state.getHeld() - released);
             state.setPaced(state.getPaced() + released);
-            spend(state, released);
+            spend(state, released, now);
         }
     }
 
@@ -161,15 +171,60 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
     }
 
     private long allowance(ProviderState state, long now) {
+        long paced = paced(state, now);
+        return settings.budget().enabled() ? Math.min(paced, RetryBudget.allowance(state, now, settings.budget())) : paced;
+    }
+
+    /** What the circuit and the provider's advertised budgets allow (the retry budget aside). */
+    private long paced(ProviderState state, long now) {
         long circuit = settings.circuit().enabled() ? Circuit.allowance(state, settings.circuit()) : Long.MAX_VALUE;
         return settings.pacing() ? Math.min(circuit, RequestBudgets.allowance(state, now, settings.checkInterval().toMillis())) : circuit;
     }
 
-    private void spend(ProviderState state, long count) {
+    private void spend(ProviderState state, long count, long now) {
+        if (settings.budget().enabled()) {
+            RetryBudget.spend(state, count, now, settings.budget());
+        }
         RequestBudgets.spend(state, count);
         if (state.getCircuit() == CircuitState.HALF_OPEN) {
             state.setProbesReleased((int) Math.min(Integer.MAX_VALUE, state.getProbesReleased() + count));
         }
+    }
+
+    /**
+     * Marks whether the retry budget, and nothing else, holds the scope's retries; while it has for the max hold, the
+     * held retries due longer than that ago are stopped, oldest first, to {@code dead-letter}.
+     */
+    private void stopHeldTooLong(String key, ProviderState state, long now) {
+        boolean exhausted = state.getHeld() > 0 && paced(state, now) > 0 && RetryBudget.allowance(state, now, settings.budget()) == 0;
+        if (!exhausted) {
+            state.setBudgetExhaustedSince(0);
+            return;
+        }
+        if (state.getBudgetExhaustedSince() == 0) {
+            state.setBudgetExhaustedSince(now);
+        }
+        long before = now - settings.budget().maxHold().toMillis();
+        if (state.getBudgetExhaustedSince() > before) {
+            return;
+        }
+        long stopped = 0;
+        try (KeyValueIterator<Bytes, byte[]> oldest = held.prefixScan(HeldRetryKey.prefix(key), new BytesSerializer())) {
+            while (stopped < MAX_PER_CHECK && oldest.hasNext()) {
+                KeyValue<Bytes, byte[]> entry = oldest.next();
+                RetryRequest retry = codec.retry(entry.value);
+                if (retry.getDueAt() > before) {
+                    break;
+                }
+                ClassifiedOutcome deadLetter = RetryBudget.stopped(retry, state, now, settings.budget());
+                context.forward(new Record<>(retry.getTaskId(), (Object) deadLetter, now, PendingRetries.headers(entry.value)),
+                        DEAD_LETTERS);
+                held.delete(entry.key);
+                stopped++;
+            }
+        }
+        state.setHeld(state.getHeld() - stopped);
+        state.setBudgetStopped(state.getBudgetStopped() + stopped);
     }
 
     /** The scope's state, created on first sight; null past {@link ProviderGateSettings#maxScopes} (the retry passes). */
@@ -180,7 +235,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
                 return null;
             }
             state = ProviderState.newBuilder().setProvider(provider).setModel(model).setSince(now)
-                    .setBuckets(new ArrayList<>()).setBudgets(new ArrayList<>()).build();
+                    .setBuckets(new ArrayList<>()).setBudgets(new ArrayList<>()).setRetrySlices(new ArrayList<>()).build();
             scopes.put(key, state);
         }
         state.setLastActivity(now);

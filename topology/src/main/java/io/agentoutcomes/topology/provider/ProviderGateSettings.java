@@ -17,10 +17,11 @@ import java.util.Set;
  * @param partitions     partitions of the gate's two repartition topics (equal, so a scope's retries and evidence meet)
  * @param maxScopes      the most scopes one gate task keeps; retries of further scopes pass ungated
  * @param idleExpiry     how long a scope with nothing held and no evidence is kept
+ * @param budget         the retry budget per scope: retries as a share of its requests (issue 33)
  */
 public record ProviderGateSettings(boolean enabled, ProviderScope.By scope, boolean pacing, Duration defaultWindow,
                                    CircuitSettings circuit, Duration signalInterval, Duration checkInterval, int partitions,
-                                   int maxScopes, Duration idleExpiry) {
+                                   int maxScopes, Duration idleExpiry, RetryBudgetSettings budget) {
 
     /**
      * When a circuit opens: {@code failureRate} or more of at least {@code minOutcomes} outcomes in the sliding
@@ -53,21 +54,27 @@ public record ProviderGateSettings(boolean enabled, ProviderScope.By scope, bool
 
     public static ProviderGateSettings defaults() {
         return new ProviderGateSettings(true, ProviderScope.By.PROVIDER_MODEL, true, Duration.ofMinutes(1),
-                CircuitSettings.defaults(), Duration.ofSeconds(1), Duration.ofMillis(100), 4, 1_000, Duration.ofDays(1));
+                CircuitSettings.defaults(), Duration.ofSeconds(1), Duration.ofMillis(100), 4, 1_000, Duration.ofDays(1),
+                RetryBudgetSettings.defaults());
     }
 
     public ProviderGateSettings withCircuit(CircuitSettings circuit) {
         return new ProviderGateSettings(enabled, scope, pacing, defaultWindow, circuit, signalInterval, checkInterval,
-                partitions, maxScopes, idleExpiry);
+                partitions, maxScopes, idleExpiry, budget);
     }
 
     public ProviderGateSettings withPartitions(int partitions) {
         return new ProviderGateSettings(enabled, scope, pacing, defaultWindow, circuit, signalInterval, checkInterval,
-                partitions, maxScopes, idleExpiry);
+                partitions, maxScopes, idleExpiry, budget);
     }
 
     public ProviderGateSettings withEnabled(boolean enabled) {
         return new ProviderGateSettings(enabled, scope, pacing, defaultWindow, circuit, signalInterval, checkInterval,
-                partitions, maxScopes, idleExpiry);
+                partitions, maxScopes, idleExpiry, budget);
+    }
+
+    public ProviderGateSettings withBudget(RetryBudgetSettings budget) {
+        return new ProviderGateSettings(enabled, scope, pacing, defaultWindow, circuit, signalInterval, checkInterval,
+                partitions, maxScopes, idleExpiry, budget);
     }
 }

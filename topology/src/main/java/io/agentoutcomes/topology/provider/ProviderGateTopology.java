@@ -29,7 +29,7 @@ import org.apache.kafka.streams.state.Stores;
 public final class ProviderGateTopology {
     /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */
     public static final String STATE_STORE = "provider-state";
-    /** The retries a scope's circuit or budget holds, keyed by {@link HeldRetryKey}. */
+    /** The retries a scope's circuit, request budget or retry budget holds, keyed by {@link HeldRetryKey}. */
     public static final String HELD_STORE = "provider-held";
 
     private ProviderGateTopology() {
@@ -66,6 +66,7 @@ public final class ProviderGateTopology {
                 .process(() -> new ProviderGate(settings), Named.as("provider-gate"), STATE_STORE, HELD_STORE);
         gated.to(topics.retryReady.name(), produced(topics.retryReady, ProviderGate.RETRIES));
         gated.to(topics.providerHealth.name(), produced(topics.providerHealth, ProviderGate.HEALTH));
+        gated.to(topics.deadLetter.name(), produced(topics.deadLetter, ProviderGate.DEAD_LETTERS));
     }
 
     /** Whether a due retry passes a gate: it names a provider, and does not switch away from it. */

@@ -12,7 +12,8 @@ import java.util.Locale;
 /**
  * The dashboard's provider panel: each pacing scope's circuit (and since when), a sparkline of the retries its circuit
  * or budget held and paced over the last samples ({@link ProviderSparkline}, from {@link ProviderHistory}) with the
- * counts now, its request budgets as the gate counts them, and how often its circuit opened.
+ * counts now, its request budgets as the gate counts them, its retry budget (spent, and the retries it stopped), and
+ * how often its circuit opened.
  */
 final class ProviderPanel {
     private ProviderPanel() {
@@ -24,7 +25,7 @@ final class ProviderPanel {
         }
         long interval = history.interval().toMillis();
         StringBuilder table = new StringBuilder("<table id=\"providers-table\"><tr><th>Provider / model</th><th>Circuit</th>"
-                + "<th>Retries held and paced</th><th>Request budget</th><th>Opened</th></tr>");
+                + "<th>Retries held and paced</th><th>Request budget</th><th>Retry budget</th><th>Opened</th></tr>");
         for (ProviderState scope : scopes) {
             String name = scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel());
             List<Sample> samples = history.samples(scope.getProvider(), scope.getModel());
@@ -36,7 +37,8 @@ final class ProviderPanel {
                     .append(samples.isEmpty() ? "" : ProviderSparkline.pacedText(samples, interval) + ", ")
                     .append("<span class=\"paced-all\">").append(DashboardPage.count(scope.getPaced()))
                     .append("</span> in all</td><td>")
-                    .append(budgets(scope.getBudgets(), now)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
+                    .append(budgets(scope.getBudgets(), now)).append("</td><td class=\"retry-budget\">")
+                    .append(retryBudget(scope)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
         }
         return table.append("</table><div class=\"legend\"><span><i class=\"swatch\" style=\"background:")
                 .append(ProviderSparkline.HELD).append("\"></i>held at each sample</span><span><i class=\"swatch\" style=\"background:")
@@ -53,6 +55,15 @@ final class ProviderPanel {
         };
         return scope.getCircuit() == CircuitState.CLOSED ? state
                 : state + " since " + Html.escape(Instant.ofEpochMilli(scope.getSince()).toString());
+    }
+
+    /** Whether the retry budget alone holds the scope's retries, since when, and how many it stopped. */
+    private static String retryBudget(ProviderState scope) {
+        String state = scope.getBudgetExhaustedSince() > 0
+                ? "<span class=\"exhausted\">spent since " + Html.escape(Instant.ofEpochMilli(scope.getBudgetExhaustedSince()).toString())
+                        + "</span>"
+                : "within";
+        return scope.getBudgetStopped() == 0 ? state : state + ", " + scope.getBudgetStopped() + " stopped";
     }
 
     private static String budgets(List<RequestBudget> budgets, long now) {

@@ -236,6 +236,20 @@ class DashboardPageTest {
         assertThat(page).doesNotContain("0 of 500");
     }
 
+    /** Issue 33: the retry budget's column says whether the budget alone holds the scope's retries, and what it stopped. */
+    @Test
+    void theProviderCardSaysWhetherTheRetryBudgetIsSpent() {
+        ProviderState within = scope(0, 0);
+        ProviderState spent = ProviderState.newBuilder(scope(4, 9)).setModel("gpt-4o-mini")
+                .setBudgetExhaustedSince(Instant.parse("2026-01-01T10:00:05Z").toEpochMilli()).setBudgetStopped(3).build();
+
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(within, spent),
+                new ProviderHistory(Duration.ofSeconds(10)), List.of(), BudgetSettings.none());
+
+        assertThat(all("<td class=\"retry-budget\">(.*?)</td>", page)).containsExactly("within",
+                "<span class=\"exhausted\">spent since 2026-01-01T10:00:05Z</span>, 3 stopped");
+    }
+
     /** Issue 32: a missing sample is a gap in the sparkline, a run of one sample a dot. */
     @Test
     void aSparklineBreaksWhereASampleIsMissing() {
