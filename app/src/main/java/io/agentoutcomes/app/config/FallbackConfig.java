@@ -33,13 +33,13 @@ public final class FallbackConfig {
                     AgentOutcomesConfig.POLICY, Type.LIST, "1 to " + FallbackChains.MAX_LENGTH + " of " + FORM, "no chain: "
                     + "llm-token-limit is not retried (seed 000)", "A context-window chain: a failure of the model with "
                     + "llm-token-limit is retried at once on the chain's first model, with the setting as its rule "
-                    + "(docs/classification.md, \"Fallback models\"). Not settable by environment variable (a name holds '/').",
+                    + "(docs/classification.md, \"Fallback models\"). Its variable holds a '/': a shell's export refuses it, env and container environments take it.",
                     name -> name.startsWith(CONTEXT_PREFIX)),
             new SettingFamily("fallback.<provider>/<model>", "fallback.openai/gpt-4o", AgentOutcomesConfig.POLICY, Type.LIST,
                     "1 to " + FallbackChains.MAX_LENGTH + " of " + FORM, "no chain: retries wait for their own model",
                     "A fallback chain: a due retry of the model whose circuit is open, or whose request window or daily limit is "
                     + "exhausted, is re-run on the first model of the chain that can serve it, under that model's own pacing "
-                    + "and circuit. Not settable by environment variable (a name holds '/').",
+                    + "and circuit (docs/classification.md, \"Fallback models\").",
                     name -> name.startsWith(PREFIX) && !name.startsWith(CONTEXT_PREFIX)));
 
     private FallbackConfig() {
