@@ -153,6 +153,7 @@ public final class ExplainCommand implements Callable<Integer> {
         } else {
             explanation.putNull("retry");
         }
+        explanation.set("fallback", FallbackExplanation.of(outcome, policy));
         if (outcome.getRetryCount() != null) {
             explanation.put("retryCount", outcome.getRetryCount());
         }
