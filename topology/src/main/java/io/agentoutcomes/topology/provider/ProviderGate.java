@@ -136,6 +136,10 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
                 Fallbacks.Diversion diversion = fallbacks.divert(state, codec.retry(entry.value), now, fallback ->
                         stateOf(fallback.key(), fallback.provider(), fallback.model(), now));
                 if (diversion == null) {
+                    // a scope of one model: its held retries share one chain, and none of it can serve them either
+                    if (settings.scope() == ProviderScope.By.PROVIDER_MODEL) {
+                        break;
+                    }
                     continue;
                 }
                 held.delete(entry.key);

@@ -25,7 +25,8 @@ import org.apache.kafka.streams.state.Stores;
  * their scope before {@code retry-ready}. Both the retries and the tallies of outcomes ({@link ProviderSignals}) are
  * re-keyed by scope through repartition topics of equal partitions, so one stream task, on one instance, owns each
  * scope's budget, circuit and held retries: the budget is not split between instances, and nothing needs to agree.
- * Retries that name no provider, and retries that switch provider (a daily limit exhausted), go straight on.
+ * Retries that name no provider, and retries that switch provider (a daily limit exhausted) without a fallback chain
+ * declared for their model, go straight on.
  */
 public final class ProviderGateTopology {
     /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */
