@@ -167,6 +167,29 @@ class ExplainCommandTest {
     }
 
     @Test
+    void explainShowsTheFallbackModelOfAContextWindowChainAndTheDeclaredChainOfTheModel() throws Exception {
+        String tooLarge = "{\"status\":\"error\",\"error\":\"llm-token-limit\","
+                + "\"execution\":{\"provider\":\"openai\",\"model\":\"gpt-4o-mini\"}}";
+        JsonNode answer = explain(tooLarge, "--header", "agent-id=a", "--key", "t",
+                "-p", "fallback.context.openai/gpt-4o-mini=openai/gpt-4.1", "-p", "fallback.openai/gpt-4o-mini=anthropic/claude-3-5-haiku");
+
+        assertThat(answer.at("/decision/handling").asText()).as(answer.toString()).isEqualTo("RETRY");
+        assertThat(answer.at("/decision/rule").asText()).isEqualTo("fallback.context.openai/gpt-4o-mini=openai/gpt-4.1");
+        assertThat(answer.at("/retry/delayMs").asLong()).isZero();
+        assertThat(answer.get("fallback")).isEqualTo(JSON.readTree("{\"retry\":{\"provider\":\"openai\",\"model\":\"gpt-4.1\","
+                + "\"cause\":\"CONTEXT_WINDOW\",\"reason\":\"context window of openai/gpt-4o-mini exceeded: re-run now on "
+                + "openai/gpt-4.1 (fallback.context.openai/gpt-4o-mini=openai/gpt-4.1)\"},\"chain\":{\"setting\":"
+                + "\"fallback.openai/gpt-4o-mini=anthropic/claude-3-5-haiku\",\"when\":\"a due retry of openai/gpt-4o-mini is "
+                + "re-run on the first model of the chain that can serve it while openai/gpt-4o-mini's circuit is open or its "
+                + "request window or daily limit is exhausted (decided by the provider gate when the retry is due, not here)\"}}"));
+        // without the chains, as seed 000 says: not retried
+        JsonNode without = explain(tooLarge, "--header", "agent-id=a", "--key", "t");
+        assertThat(without.at("/decision/handling").asText()).isEqualTo("STOP");
+        assertThat(without.at("/decision/rule").asText()).isEqualTo("default policy, code llm-token-limit");
+        assertThat(without.get("fallback").isNull()).isTrue();
+    }
+
+    @Test
     void usesTheSamePolicySettingsAsRun() throws Exception {
         JsonNode answer = explain("{\"status\":\"error\",\"error\":\"llm-timeout\"}", "--header", "agent-id=a",
                 "--key", "t", "--failures-before", "2", "-p", "policy.preset=retry-tool-errors");

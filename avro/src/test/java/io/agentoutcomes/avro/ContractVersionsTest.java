@@ -77,7 +77,7 @@ class ContractVersionsTest {
 
     /** Fields added since contract 2 was released, each nullable or with a default (docs/schemas.md). */
     private static final Set<String> ADDED_SINCE = Set.of("reasoningTokens", "attribution", "tenant", "team", "user", "tag",
-            "lengthMs");
+            "lengthMs", "fallbackProvider", "fallbackModel", "fallbackCause", "fallbackReason");
 
     /** A record's schema as contract 2 released it: today's without the fields added since, wherever they are nested. */
     private static Schema released(String record) throws IOException {

@@ -1,6 +1,7 @@
 package io.agentoutcomes.client;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.FallbackCause;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RateLimitState;
@@ -11,7 +12,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * A retry the pipeline handed back on {@code retry-ready}: which task to re-run, as which attempt, why it failed and
- * waited, and the provider hints for the re-run (a {@code SWITCH_PROVIDER} action when a daily window ran out).
+ * waited, and the provider hints for the re-run (a {@code SWITCH_PROVIDER} action when a daily window ran out; the
+ * model of a declared fallback chain, {@link #runOnModel()}).
  *
  * @param request    the pipeline's {@code RetryRequest}, with the original result or event
  * @param receivedAt when this consumer read it
@@ -99,6 +101,34 @@ public record DueRetry(RetryRequest request, Instant receivedAt, int partition, 
     public String model() {
         AgentResult result = request.getAgentResult();
         return result == null || result.getExecution() == null ? null : result.getExecution().getModel();
+    }
+
+    /**
+     * The provider to re-run the task on: where a declared fallback chain applies ({@link #fallbackCause()}), the
+     * chain's model; else the failed attempt's, {@link #provider()}.
+     */
+    public String runOnProvider() {
+        return request.getFallbackProvider() != null ? request.getFallbackProvider() : provider();
+    }
+
+    /** The model to re-run the task on: the fallback chain's, where one applies; else the failed attempt's. */
+    public String runOnModel() {
+        return request.getFallbackProvider() != null ? request.getFallbackModel() : model();
+    }
+
+    /** Whether a declared fallback chain sends the re-run to another model ({@link #runOnModel()}). */
+    public boolean fallback() {
+        return request.getFallbackProvider() != null;
+    }
+
+    /** Why the failed model is not used again ({@code CIRCUIT_OPEN}, ...), or null where no fallback applies. */
+    public FallbackCause fallbackCause() {
+        return request.getFallbackCause();
+    }
+
+    /** Why, in words, naming the setting that declared the chain, or null. */
+    public String fallbackReason() {
+        return request.getFallbackReason();
     }
 
     /** The provider's rate-limit state on the failed attempt, or null. */

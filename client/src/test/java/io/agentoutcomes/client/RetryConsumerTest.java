@@ -4,6 +4,7 @@ import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.FallbackCause;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryAction;
@@ -146,6 +147,29 @@ class RetryConsumerTest {
             assertThat(retries).containsExactly("task-ok");
             assertThat(dead).containsExactly("task-dead");
         }
+    }
+
+    @Test
+    void aRetryOnAFallbackModelSaysWhichModelToReRunItOnAndWhy() throws Exception {
+        Instant due = Instant.now().minusSeconds(1);
+        RetryRequest diverted = retry("task-f", "task-f/0", 1, due, RetryAction.WAIT);
+        diverted.setFallbackProvider("anthropic");
+        diverted.setFallbackModel("claude-sonnet-4");
+        diverted.setFallbackCause(FallbackCause.CIRCUIT_OPEN);
+        diverted.setFallbackReason("circuit open on openai/gpt-4o-mini: re-run on anthropic/claude-sonnet-4 "
+                + "(fallback.openai/gpt-4o-mini=anthropic/claude-sonnet-4)");
+        produce(false, diverted, retry("task-w", "task-w/0", 1, due, RetryAction.WAIT));
+        List<DueRetry> seen = new CopyOnWriteArrayList<>();
+        try (RetryConsumer consumer = RetryConsumer.create(settings(), "fallbacks", seen::add, RetryConsumer.Options.DEFAULT).start()) {
+            waitForCondition(() -> consumer.retriesHandled() == 2, 20_000, "condition not met in 20 s");
+        }
+
+        assertThat(seen).extracting(DueRetry::taskId, DueRetry::fallback, DueRetry::runOnProvider, DueRetry::runOnModel,
+                DueRetry::fallbackCause, DueRetry::model).containsExactly(
+                Tuple.tuple("task-f", true, "anthropic", "claude-sonnet-4", FallbackCause.CIRCUIT_OPEN, "gpt-4o-mini"),
+                Tuple.tuple("task-w", false, "openai", "gpt-4o-mini", null, "gpt-4o-mini"));
+        assertThat(seen.get(0).fallbackReason()).isEqualTo("circuit open on openai/gpt-4o-mini: re-run on "
+                + "anthropic/claude-sonnet-4 (fallback.openai/gpt-4o-mini=anthropic/claude-sonnet-4)");
     }
 
     @Test

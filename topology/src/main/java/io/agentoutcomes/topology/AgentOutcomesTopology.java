@@ -46,13 +46,13 @@ public final class AgentOutcomesTopology {
         // reject a node event to rejected-input, which needs them.
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());
         KStream<String, ClassifiedOutcome> outcomes = classified.all();
-        ClassifyTopology.route(outcomes, topics, settings.retry().tiers());
+        ClassifyTopology.route(outcomes, topics, settings.retry().tiers(), settings.retry().fallbacks());
         KStream<String, Object> events = AnalyticsTopology.events(outcomes, intake.continuationEvents());
         KStream<String, RetryRequest> due = RetrySchedulerTopology.build(builder, topics, settings.scheduler());
         // Kafka Streams numbers sub-topologies in the order their first node is added, and a task's state directory
         // is named by that number: the optional stages come last, in this fixed order, those on by default first, so
         // turning one on renumbers no always-on stage, and declaring a budget renumbers nothing (issue 29 item 6).
-        ProviderGateTopology.build(builder, topics, due, outcomes, settings.providers());
+        ProviderGateTopology.build(builder, topics, due, outcomes, settings.providers(), settings.retry().fallbacks());
         if (settings.analytics().enabled()) {
             AnalyticsTopology.build(builder, topics, events, settings.analytics());
         }

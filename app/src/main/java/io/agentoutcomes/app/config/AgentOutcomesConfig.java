@@ -108,7 +108,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final String SERVICE = "Topics, state and HTTP";
     private static final String HTTP_SECURITY = "HTTP authentication and TLS";
     private static final String EMBEDDED = "Embedded broker and registry";
-    private static final String POLICY = "Classification policy";
+    static final String POLICY = "Classification policy";
     private static final String BACKOFF = "Backoff";
     private static final String RETRY = "Retries";
     private static final String STATE = "Task state and memory";
@@ -204,7 +204,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     /** Declared settings that are passed to the Kafka clients and serdes as well. */
     public static final Set<String> PASSED_THROUGH = Set.of(BASIC_AUTH_USER_INFO);
 
-    /** Settings named per error code, category, agent or budget. */
+    /** Settings named per error code, category, agent, fallback chain or budget. */
     public static final List<SettingFamily> FAMILIES = Stream.concat(Stream.of(
             new SettingFamily("policy.category.<category>", "policy.category.rate_limit", POLICY, Type.STRING, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
                     "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
@@ -216,7 +216,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
                     name -> name.startsWith("policy.agent.")),
             new SettingFamily("backoff.base.<code>.ms", "backoff.base.llm-timeout.ms", BACKOFF, Type.LONG, "at least 0", "the code's own base",
                     "Base delay of one error code.", name -> name.startsWith("backoff.base.") && name.endsWith(".ms"))),
-            BudgetConfig.FAMILIES.stream()).toList();
+            Stream.concat(FallbackConfig.FAMILIES.stream(), BudgetConfig.FAMILIES.stream())).toList();
 
     /**
      * Name prefixes that belong to the service: a setting with one of them that is neither declared, nor of a family,
@@ -226,7 +226,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
             Map.entry("policy.", "docs/classification.md"), Map.entry("backoff.", "docs/classification.md"),
             Map.entry("retry.", "docs/classification.md"), Map.entry("task.", "docs/classification.md"),
             Map.entry("analytics.", "docs/analytics.md"), Map.entry("pricing.", "docs/analytics.md"),
-            Map.entry("budget.", "docs/analytics.md"),
+            Map.entry("budget.", "docs/analytics.md"), Map.entry("fallback.", "docs/classification.md"),
             Map.entry("replay.", "docs/replay.md"),
             Map.entry("input.", "docs/operations.md"), Map.entry("http.", "docs/operations.md"),
             Map.entry("embedded.", "docs/operations.md"), Map.entry("log.", "docs/operations.md"),

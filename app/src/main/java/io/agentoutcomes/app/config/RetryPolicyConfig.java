@@ -68,7 +68,7 @@ public final class RetryPolicyConfig {
                 Duration.ofMillis(config.getLong(AgentOutcomesConfig.RETRY_MAX_DELAY_MS)),
                 DailyLimit.valueOf(config.getString(AgentOutcomesConfig.POLICY_DAILY_LIMIT).trim().toUpperCase(Locale.ROOT)),
                 new ConfidencePolicy(config.getDouble(ConfidencePolicy.RETRY_BELOW_CONFIG),
-                        config.getDouble(ConfidencePolicy.VERIFY_BELOW_CONFIG)));
+                        config.getDouble(ConfidencePolicy.VERIFY_BELOW_CONFIG)), FallbackConfig.parse(families));
     }
 
     /** How the retry scheduler works through the waiting retries. */

@@ -159,6 +159,7 @@ public final class ExplainCommand implements Callable<Integer> {
             explanation.putNull("retry");
         }
         explanation.set("gate", GateExplanation.of(outcome, gate));
+        explanation.set("fallback", FallbackExplanation.of(outcome, policy));
         if (outcome.getRetryCount() != null) {
             explanation.put("retryCount", outcome.getRetryCount());
         }

@@ -30,6 +30,7 @@ import java.util.Map;
  * @param retriesDeliveredBeforeDue records on {@code retry-ready} whose timestamp is before their due time
  * @param retriesReceived        retries the orchestrator was handed
  * @param reruns                 re-runs the orchestrator published, and how many of them succeeded
+ * @param fallbackReruns         re-runs on the fallback model a retry carried (a declared chain, issue 33)
  * @param succeededAfterRetry    tasks with a success on {@code outcomes-classified} at attempt 1 or later
  * @param deadLetters            stop reason to the number of records on {@code dead-letter}
  * @param deadLettersByCode      error code to the number of records on {@code dead-letter}
@@ -47,6 +48,7 @@ public record FleetReport(long seed, long durationSeconds, long published, Map<S
                           Map<String, Long> publishedByKind, long publishFailures, Map<String, Long> outcomes,
                           long retriesScheduled, long retriesDelivered, long retriesEarly, long retriesDeliveredBeforeDue,
                           long retriesReceived, long reruns, long rerunSuccesses, long providerSwitches,
+                          long fallbackReruns,
                           long succeededAfterRetry, List<String> succeededAfterRetryExamples,
                           Map<String, Long> deadLetters, Map<String, Long> deadLettersByCode,
                           Map<String, BigDecimal> costByModel,
@@ -80,8 +82,8 @@ public record FleetReport(long seed, long durationSeconds, long published, Map<S
                 .forEach(e -> out.printf(Locale.ROOT, "    %-22s %,8d%n", e.getKey(), e.getValue()));
         out.printf(Locale.ROOT, "  retries              %,d scheduled, %,d delivered on retry-ready, %,d early%s%n",
                 retriesScheduled, retriesDelivered, retriesEarly, settled ? "" : " (NOT settled: some still pending)");
-        out.printf(Locale.ROOT, "  re-runs              %,d published, %,d succeeded, %,d on another provider%n",
-                reruns, rerunSuccesses, providerSwitches);
+        out.printf(Locale.ROOT, "  re-runs              %,d published, %,d succeeded, %,d on another provider, %,d on a "
+                + "fallback model%n", reruns, rerunSuccesses, providerSwitches, fallbackReruns);
         out.printf(Locale.ROOT, "  succeeded after retry %,d tasks%s%n", succeededAfterRetry,
                 succeededAfterRetryExamples.isEmpty() ? "" : ", e.g. " + String.join(", ", succeededAfterRetryExamples));
         long dead = deadLetters.values().stream().mapToLong(Long::longValue).sum();

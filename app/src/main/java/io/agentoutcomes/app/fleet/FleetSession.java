@@ -114,6 +114,7 @@ public final class FleetSession {
                 sent.failures(), new TreeMap<>(counts.outcomes()), counts.retriesScheduled(),
                 counts.retriesDelivered(), orchestrator.early(), counts.deliveredBeforeDue(), orchestrator.received(),
                 orchestrator.reruns(), orchestrator.rerunSuccesses(), orchestrator.providerSwitches(),
+                orchestrator.fallbackReruns(),
                 counts.succeededAfterRetry().size(), examples, new TreeMap<>(counts.deadLetters()),
                 new TreeMap<>(counts.deadLettersByCode()),
                 counts.costByModel(), new TreeMap<>(counts.tokensByModel()), sent.sentCostByModel(),

@@ -20,8 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * The fleet's orchestrator: for each retry the pipeline hands back, re-runs the task as the next attempt and publishes
  * the result. A re-run succeeds with a probability drawn from the seed, the task and the attempt (so the same seed
  * gives every task the same fate, whatever the timing); otherwise it fails again with the same error, so some tasks
- * succeed on their second or third attempt and some reach the retry limit. On {@code SWITCH_PROVIDER} it re-runs on
- * another provider. Counts every retry it is handed, and those handed before their due time.
+ * succeed on their second or third attempt and some reach the retry limit. A retry that carries a fallback model (a
+ * declared chain, issue 33) is re-run on that model; else on {@code SWITCH_PROVIDER} it re-runs on another provider.
+ * Counts every retry it is handed, and those handed before their due time.
  */
 final class Orchestrator implements RetryHandler {
     private final OutcomePublisher publisher;
@@ -33,6 +34,7 @@ final class Orchestrator implements RetryHandler {
     private final AtomicLong reruns = new AtomicLong();
     private final AtomicLong rerunSuccesses = new AtomicLong();
     private final AtomicLong providerSwitches = new AtomicLong();
+    private final AtomicLong fallbackReruns = new AtomicLong();
     private volatile boolean rerunning = true;
     private final boolean reportCosts;
 
@@ -76,7 +78,11 @@ final class Orchestrator implements RetryHandler {
     private void rerun(DueRetry retry, AgentResult failed, boolean succeeds) {
         Catalog.Model model = Catalog.MODELS.stream().filter(m -> m.name().equals(retry.model())).findFirst()
                 .orElse(Catalog.MODELS.get(0));
-        if (retry.action() == RetryAction.SWITCH_PROVIDER) {
+        if (retry.fallback()) {
+            fallbackReruns.incrementAndGet();
+            model = Catalog.MODELS.stream().filter(m -> m.provider().equals(retry.runOnProvider()) && m.name().equals(retry.runOnModel()))
+                    .findFirst().orElse(new Catalog.Model(retry.runOnProvider(), retry.runOnModel(), "0", "0", "0", "0"));
+        } else if (retry.action() == RetryAction.SWITCH_PROVIDER) {
             providerSwitches.incrementAndGet();
             Catalog.Model current = model;
             model = Catalog.MODELS.stream().filter(m -> !m.provider().equals(current.provider())).findFirst().orElseThrow();
@@ -135,5 +141,9 @@ final class Orchestrator implements RetryHandler {
 
     long providerSwitches() {
         return providerSwitches.get();
+    }
+
+    long fallbackReruns() {
+        return fallbackReruns.get();
     }
 }

@@ -15,7 +15,7 @@ class FleetReportTest {
     @Test
     void theReportSaysItsFiguresAreTheFleetsOwnSpan() {
         FleetReport report = new FleetReport(42, 60, 10, Map.of("agent-results-json", 10L), Map.of("success", 10L), 0,
-                Map.of("SUCCESS", 10L), 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), Map.of(), Map.of(),
+                Map.of("SUCCESS", 10L), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), Map.of(), Map.of(),
                 Map.of("gpt-4o-mini", new BigDecimal("0.0125")), Map.of("gpt-4o-mini", 1200L), Map.of(), Map.of(), null, 0,
                 true);
         StringWriter text = new StringWriter();

@@ -1,6 +1,7 @@
 package io.agentoutcomes.avro.serde;
 
 import io.agentoutcomes.avro.AgentResult;
+import io.agentoutcomes.avro.FallbackCause;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
@@ -15,6 +16,7 @@ import org.apache.avro.io.ResolvingDecoder;
  */
 final class RetryRequestCoder {
     private static final RetryAction[] RETRY_ACTIONS = RetryAction.values();
+    private static final FallbackCause[] FALLBACK_CAUSES = FallbackCause.values();
 
     private RetryRequestCoder() {
     }
@@ -38,6 +40,10 @@ final class RetryRequestCoder {
         NullableFields.writeLong(out, record.getWindowResetAt());
         AgentResultCoder.encodeNullable(record.getAgentResult(), out);
         NullableFields.writeRecord(out, record.getNodeFinished());
+        NullableFields.writeString(out, record.getFallbackProvider());
+        NullableFields.writeString(out, record.getFallbackModel());
+        NullableFields.writeEnum(out, record.getFallbackCause());
+        NullableFields.writeString(out, record.getFallbackReason());
     }
 
     /** Reads a record written with {@link RetryRequest}'s own schema (resolved to itself). */
@@ -62,6 +68,10 @@ final class RetryRequestCoder {
         record.setWindowResetAt(NullableFields.readLong(in));
         record.setAgentResult(AgentResultCoder.decodeNullable(in));
         record.setNodeFinished(NullableFields.readRecord(in, NodeFinished::new));
+        record.setFallbackProvider(NullableFields.readString(in));
+        record.setFallbackModel(NullableFields.readString(in));
+        record.setFallbackCause(NullableFields.readEnum(in, FALLBACK_CAUSES));
+        record.setFallbackReason(NullableFields.readString(in));
         return record;
     }
 }

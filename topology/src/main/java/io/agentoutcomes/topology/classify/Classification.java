@@ -57,6 +57,7 @@ public final class Classification {
                         confidence.reason(), count.consecutiveBefore(), count.totalBefore(), maxRetries, null));
             }
         }
+        classified = ContextWindowFallback.applied(classified, result, policy, before.getStopReason() != null);
         classified = budgetStopped(classified, result, budgets, eventTime);
         Classifier.Verdict verdict = RetryTiming.timed(classified, attempt, result.getRateLimit(), policy, now, random);
         Integer retryCount = verdict.isFinal() ? attempt : null;

@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.fallback.FallbackChains;
 import io.agentoutcomes.topology.state.WriteBehindStore;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -65,7 +66,13 @@ public final class ClassifyTopology {
 
     /** Writes each outcome to the topics its decision names ({@link OutcomeRouter}), each through a sink of its own. */
     public static void route(KStream<String, ClassifiedOutcome> outcomes, Topics topics, RetryTiers tiers) {
-        KStream<String, Object> routed = outcomes.process(() -> new OutcomeRouter(tiers), Named.as("route-outcomes"));
+        route(outcomes, topics, tiers, FallbackChains.NONE);
+    }
+
+    /** As above, a retry on a context-window fallback carrying its model ({@link ContextWindowFallback}). */
+    public static void route(KStream<String, ClassifiedOutcome> outcomes, Topics topics, RetryTiers tiers,
+                             FallbackChains fallbacks) {
+        KStream<String, Object> routed = outcomes.process(() -> new OutcomeRouter(tiers, fallbacks), Named.as("route-outcomes"));
         routed.to(topics.outcomesClassified.name(), produced(topics.outcomesClassified, OutcomeRouter.OUTCOMES));
         routed.to(topics.deadLetter.name(), produced(topics.deadLetter, OutcomeRouter.DEAD_LETTERS));
         routed.to(topics.compensations.name(), produced(topics.compensations, OutcomeRouter.COMPENSATIONS));

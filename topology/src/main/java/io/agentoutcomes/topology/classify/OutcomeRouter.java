@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.ResultType;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.OutputHeaders;
+import io.agentoutcomes.topology.fallback.FallbackChains;
 import java.time.Instant;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -39,10 +40,12 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
         HeaderNames.DUE_AT};
 
     private final RetryTiers tiers;
+    private final FallbackChains fallbacks;
     private ProcessorContext<String, Object> context;
 
-    OutcomeRouter(RetryTiers tiers) {
+    OutcomeRouter(RetryTiers tiers, FallbackChains fallbacks) {
         this.tiers = tiers;
+        this.fallbacks = fallbacks;
     }
 
     @Override
@@ -65,7 +68,7 @@ public final class OutcomeRouter implements Processor<String, ClassifiedOutcome,
             context.forward(out, VERIFICATIONS);
         }
         if (Outcomes.isRetry(outcome)) {
-            RetryRequest retry = RetryRequests.of(outcome, tiers);
+            RetryRequest retry = RetryRequests.of(outcome, tiers, fallbacks);
             context.forward(out.withValue(retry).withHeaders(retryHeaders(record.headers(), retry, source())), RETRIES);
         }
     }

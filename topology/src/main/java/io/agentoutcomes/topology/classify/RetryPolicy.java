@@ -1,5 +1,6 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.topology.fallback.FallbackChains;
 import java.time.Duration;
 import java.util.Map;
 
@@ -12,9 +13,11 @@ import java.util.Map;
  *                           stopped and dead-lettered with rule {@value RetryTiming#DELAY_OUT_OF_RANGE}
  * @param dailyLimit         what a retry does when a provider's daily window is exhausted
  * @param confidence         what a success below a confidence threshold gets; off by default
+ * @param fallbacks          the declared fallback chains (issue 33): a context-window chain makes a token-limit failure
+ *                           a retry on a larger model; the provider gate takes the others
  */
 public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay,
-                          DailyLimit dailyLimit, ConfidencePolicy confidence) {
+                          DailyLimit dailyLimit, ConfidencePolicy confidence, FallbackChains fallbacks) {
     /** The longest wait by default: a day, the longest rate-limit window providers report. */
     public static final Duration DEFAULT_MAX_DELAY = Duration.ofDays(1);
 
@@ -22,9 +25,15 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
         if (maxDelay.isNegative()) {
             throw new IllegalArgumentException("a retry policy needs a non-negative maximum delay");
         }
-        if (dailyLimit == null || confidence == null) {
-            throw new IllegalArgumentException("a retry policy needs a daily-limit handling and a confidence policy");
+        if (dailyLimit == null || confidence == null || fallbacks == null) {
+            throw new IllegalArgumentException("a retry policy needs a daily-limit handling, a confidence policy and fallback chains");
         }
+    }
+
+    /** A policy without fallback chains. */
+    public RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tiers, Duration maxDelay, DailyLimit dailyLimit,
+                       ConfidencePolicy confidence) {
+        this(classifier, backoff, tiers, maxDelay, dailyLimit, confidence, FallbackChains.NONE);
     }
 
     /** A policy without confidence rules. */
@@ -44,18 +53,22 @@ public record RetryPolicy(Classifier classifier, Backoff backoff, RetryTiers tie
     }
 
     public RetryPolicy withClassifier(Classifier newClassifier) {
-        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, dailyLimit, confidence);
+        return new RetryPolicy(newClassifier, backoff, tiers, maxDelay, dailyLimit, confidence, fallbacks);
     }
 
     public RetryPolicy withMaxDelay(Duration newMaxDelay) {
-        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, dailyLimit, confidence);
+        return new RetryPolicy(classifier, backoff, tiers, newMaxDelay, dailyLimit, confidence, fallbacks);
     }
 
     public RetryPolicy withDailyLimit(DailyLimit newDailyLimit) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, newDailyLimit, confidence);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, newDailyLimit, confidence, fallbacks);
     }
 
     public RetryPolicy withConfidence(ConfidencePolicy newConfidence) {
-        return new RetryPolicy(classifier, backoff, tiers, maxDelay, dailyLimit, newConfidence);
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, dailyLimit, newConfidence, fallbacks);
+    }
+
+    public RetryPolicy withFallbacks(FallbackChains newFallbacks) {
+        return new RetryPolicy(classifier, backoff, tiers, maxDelay, dailyLimit, confidence, newFallbacks);
     }
 }

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.Decision;
 import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.fallback.FallbackChains;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -17,6 +18,11 @@ public final class RetryRequests {
 
     /** What an orchestrator needs to re-run the task of a retried outcome. */
     public static RetryRequest of(ClassifiedOutcome outcome, RetryTiers tiers) {
+        return of(outcome, tiers, FallbackChains.NONE);
+    }
+
+    /** As above, carrying the model a declared context-window chain re-runs a token-limit failure on. */
+    public static RetryRequest of(ClassifiedOutcome outcome, RetryTiers tiers, FallbackChains fallbacks) {
         long delay = outcome.getRetryDelayMs();
         Decision decision = outcome.getDecision();
         Optional<DailyWindow> daily = decision.getAction() == RetryAction.SWITCH_PROVIDER && outcome.getAgentResult() != null
@@ -40,6 +46,7 @@ public final class RetryRequests {
         retry.setWindowResetAt(daily.map(DailyWindow::resetAt).map(Instant::toEpochMilli).orElse(null));
         retry.setAgentResult(outcome.getAgentResult());
         retry.setNodeFinished(outcome.getNodeFinished());
+        ContextWindowFallback.carried(retry, outcome.getAgentResult(), fallbacks);
         return retry;
     }
 

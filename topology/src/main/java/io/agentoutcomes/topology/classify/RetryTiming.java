@@ -31,7 +31,8 @@ public final class RetryTiming {
     static Classifier.Verdict timed(Classifier.Verdict verdict, int attempt, RateLimitState rateLimit, RetryPolicy policy,
                                     Instant now, Random random) {
         PolicyDecision decision = verdict.decision();
-        if (decision == null || decision.handling() != ErrorHandling.RETRY) {
+        if (decision == null || decision.handling() != ErrorHandling.RETRY || decision.delay() != null) {
+            // timed already: a retry on a context-window fallback is due at once
             return verdict;
         }
         Optional<DailyWindow> daily = policy.dailyLimit() == DailyLimit.SWITCH ? DailyWindow.exhausted(rateLimit, now)

@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RateLimitWindow;
+import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.schedule.PendingRetries;
@@ -44,6 +45,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
     static final int MAX_PER_CHECK = 10_000;
 
     private final ProviderGateSettings settings;
+    private final Fallbacks fallbacks;
     private final PendingRetries codec = new PendingRetries();
     /** Every scope of this task, as in the state store: the gate checks each on its wall-clock schedule. */
     private final Map<String, ProviderState> scopes = new HashMap<>();
@@ -51,8 +53,9 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
     private KeyValueStore<String, ProviderState> states;
     private KeyValueStore<Bytes, byte[]> held;
 
-    ProviderGate(ProviderGateSettings settings) {
+    ProviderGate(ProviderGateSettings settings, Fallbacks fallbacks) {
         this.settings = settings;
+        this.fallbacks = fallbacks;
     }
 
     @Override
@@ -87,25 +90,74 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             release(record.key(), state, now);
             states.put(record.key(), state);
         } else if (record.value() instanceof RetryRequest retry) {
-            ProviderScope scope = ProviderScope.of(retry.getAgentResult(), settings.scope());
+            ProviderScope scope = Fallbacks.scopeOf(retry, settings.scope());
             ProviderState state = scope == null ? null : stateOf(record.key(), scope.provider(), scope.model(), now);
             if (state == null) {
                 forward(retry, record.headers(), now);
                 return;
             }
-            if (settings.pacing() && retry.getAgentResult().getRateLimit() != null) {
+            // the failed attempt's rate limits are its own model's, not those of a fallback the retry already carries
+            if (settings.pacing() && retry.getAgentResult().getRateLimit() != null && retry.getFallbackProvider() == null) {
                 RequestBudgets.advertise(state, windowsOf(retry), retry.getFailedAt(), now, settings.defaultWindow(),
                         settings.checkInterval().toMillis());
             }
             evaluate(record.key(), state, now);
-            if (state.getHeld() == 0 && allowance(state, now) > 0) {
+            Fallbacks.Diversion diversion = fallbacks.divert(state, retry, now, fallback -> stateOf(fallback.key(),
+                    fallback.provider(), fallback.model(), now));
+            if (diversion != null) {
+                states.put(record.key(), state);
+                evaluate(diversion.key(), diversion.state(), now);
+                admit(diversion.key(), diversion.state(), diversion.retry(), record.headers(), now);
+            } else if (retry.getAction() == RetryAction.SWITCH_PROVIDER) {
+                // no model of its chain can serve it: it goes on at once, as a retry that switches provider always did
                 forward(retry, record.headers(), now);
-                spend(state, 1, now);
+                states.put(record.key(), state);
             } else {
-                held.put(HeldRetryKey.of(record.key(), retry), codec.encode(record.headers(), retry));
-                state.setHeld(state.getHeld() + 1);
+                admit(record.key(), state, retry, record.headers(), now);
             }
-            states.put(record.key(), state);
+        }
+    }
+
+    /** A retry goes on at once while nothing of its scope is held and the circuit and budget allow; else it is held. */
+    private void admit(String key, ProviderState state, RetryRequest retry, Headers headers, long now) {
+        if (state.getHeld() == 0 && allowance(state, now) > 0) {
+            forward(retry, headers, now);
+            spend(state, 1, now);
+        } else {
+            held.put(HeldRetryKey.of(key, retry), codec.encode(headers, retry));
+            state.setHeld(state.getHeld() + 1);
+        }
+        states.put(key, state);
+    }
+
+    /** The held retries of a scope that cannot serve them now go to the first model of their chain that can. */
+    private void divertHeld(String key, ProviderState state, long now) {
+        if (state.getHeld() == 0 || !fallbacks.declared(state) || fallbacks.sickness(state, now) == null) {
+            return;
+        }
+        long moved = 0;
+        long examined = 0;
+        try (KeyValueIterator<Bytes, byte[]> oldest = held.prefixScan(HeldRetryKey.prefix(key), new BytesSerializer())) {
+            while (examined++ < MAX_PER_CHECK && oldest.hasNext()) {
+                KeyValue<Bytes, byte[]> entry = oldest.next();
+                Fallbacks.Diversion diversion = fallbacks.divert(state, codec.retry(entry.value), now, fallback ->
+                        stateOf(fallback.key(), fallback.provider(), fallback.model(), now));
+                if (diversion == null) {
+                    // a scope of one model: its held retries share one chain, and none of it can serve them either
+                    if (settings.scope() == ProviderScope.By.PROVIDER_MODEL) {
+                        break;
+                    }
+                    continue;
+                }
+                held.delete(entry.key);
+                state.setHeld(state.getHeld() - 1);
+                moved++;
+                evaluate(diversion.key(), diversion.state(), now);
+                admit(diversion.key(), diversion.state(), diversion.retry(), PendingRetries.headers(entry.value), now);
+            }
+        }
+        if (moved > 0) {
+            states.put(key, state);
         }
     }
 
@@ -117,6 +169,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             long heldBefore = state.getHeld();
             long exhaustedBefore = state.getBudgetExhaustedSince();
             evaluate(scope.getKey(), state, now);
+            divertHeld(scope.getKey(), state, now);
             release(scope.getKey(), state, now);
             if (settings.budget().enabled()) {
                 stopHeldTooLong(scope.getKey(), state, now);

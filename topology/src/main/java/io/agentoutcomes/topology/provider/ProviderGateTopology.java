@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.fallback.FallbackChains;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -24,7 +25,8 @@ import org.apache.kafka.streams.state.Stores;
  * their scope before {@code retry-ready}. Both the retries and the tallies of outcomes ({@link ProviderSignals}) are
  * re-keyed by scope through repartition topics of equal partitions, so one stream task, on one instance, owns each
  * scope's budget, circuit and held retries: the budget is not split between instances, and nothing needs to agree.
- * Retries that name no provider, and retries that switch provider (a daily limit exhausted), go straight on.
+ * Retries that name no provider, and retries that switch provider (a daily limit exhausted) without a fallback chain
+ * declared for their model, go straight on.
  */
 public final class ProviderGateTopology {
     /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */
@@ -37,41 +39,62 @@ public final class ProviderGateTopology {
 
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, RetryRequest> due,
                              KStream<String, ClassifiedOutcome> outcomes, ProviderGateSettings settings) {
+        build(builder, topics, due, outcomes, settings, FallbackChains.NONE);
+    }
+
+    /**
+     * As above, with declared fallback chains ({@link Fallbacks}): the scopes of a chain are kept by one gate task
+     * ({@link ChainPartitioner}), and a retry that switches provider passes the gate where its model has a chain.
+     */
+    public static void build(StreamsBuilder builder, Topics topics, KStream<String, RetryRequest> due,
+                             KStream<String, ClassifiedOutcome> outcomes, ProviderGateSettings settings,
+                             FallbackChains chains) {
         Produced<String, RetryRequest> toRetryReady = topics.retryReady.produced();
         if (!settings.enabled()) {
             due.to(topics.retryReady.name(), toRetryReady.withName("write-retry-ready"));
             return;
         }
+        Fallbacks fallbacks = new Fallbacks(chains, settings);
         Map<String, KStream<String, RetryRequest>> split = due.split(Named.as("gate-"))
-                .branch((task, retry) -> gated(retry, settings), Branched.as("scoped"))
+                .branch((task, retry) -> gated(retry, settings, fallbacks), Branched.as("scoped"))
                 .defaultBranch(Branched.as("ungated"));
         split.get("gate-ungated").to(topics.retryReady.name(), toRetryReady.withName("write-retry-ready"));
         KStream<String, SpecificRecord> retries = split.get("gate-scoped")
-                .selectKey((task, retry) -> ProviderScope.of(retry.getAgentResult(), settings.scope()).key(),
+                .selectKey((task, retry) -> Fallbacks.scopeOf(retry, settings.scope()).key(),
                         Named.as("key-retries-by-provider"))
-                .repartition(Repartitioned.with(Serdes.String(), topics.retryReady.valueSerde()).withName("provider-retries")
-                        .withNumberOfPartitions(settings.partitions()))
+                .repartition(partitioned(Repartitioned.with(Serdes.String(), topics.retryReady.valueSerde()).withName("provider-retries")
+                        .withNumberOfPartitions(settings.partitions()), chains, settings))
                 .mapValues(retry -> (SpecificRecord) retry, Named.as("provider-retries-as-input"));
         Serde<ProviderSignal> signalSerde = AvroSerde.specific(ProviderSignal.class).configured(topics.serdeConfig, false);
         KStream<String, SpecificRecord> signals = outcomes
                 .process(() -> new ProviderSignals(settings), Named.as("tally-provider-signals"))
-                .repartition(Repartitioned.with(Serdes.String(), signalSerde).withName("provider-signals")
-                        .withNumberOfPartitions(settings.partitions()))
+                .repartition(partitioned(Repartitioned.with(Serdes.String(), signalSerde).withName("provider-signals")
+                        .withNumberOfPartitions(settings.partitions()), chains, settings))
                 .mapValues(signal -> (SpecificRecord) signal, Named.as("provider-signals-as-input"));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(),
                 AvroSerde.specific(ProviderState.class).configured(topics.serdeConfig, false)));
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.Bytes(),
                 Serdes.ByteArray()));
         KStream<String, Object> gated = retries.merge(signals, Named.as("provider-gate-input"))
-                .process(() -> new ProviderGate(settings), Named.as("provider-gate"), STATE_STORE, HELD_STORE);
+                .process(() -> new ProviderGate(settings, fallbacks), Named.as("provider-gate"), STATE_STORE, HELD_STORE);
         gated.to(topics.retryReady.name(), produced(topics.retryReady, ProviderGate.RETRIES));
         gated.to(topics.providerHealth.name(), produced(topics.providerHealth, ProviderGate.HEALTH));
         gated.to(topics.deadLetter.name(), produced(topics.deadLetter, ProviderGate.DEAD_LETTERS));
     }
 
-    /** Whether a due retry passes a gate: it names a provider, and does not switch away from it. */
-    static boolean gated(RetryRequest retry, ProviderGateSettings settings) {
-        return retry.getAction() != RetryAction.SWITCH_PROVIDER && ProviderScope.of(retry.getAgentResult(), settings.scope()) != null;
+    /**
+     * Whether a due retry passes a gate: it names a provider (or carries a fallback), and does not switch away from it
+     * unless a fallback chain says where to.
+     */
+    static boolean gated(RetryRequest retry, ProviderGateSettings settings, Fallbacks fallbacks) {
+        return (retry.getAction() != RetryAction.SWITCH_PROVIDER || fallbacks.declared(retry))
+                && Fallbacks.scopeOf(retry, settings.scope()) != null;
+    }
+
+    /** The scopes of a chain in one partition; without chains, Kafka's own partitioner, as before. */
+    private static <V> Repartitioned<String, V> partitioned(Repartitioned<String, V> repartitioned, FallbackChains chains,
+                                                            ProviderGateSettings settings) {
+        return chains.isEmpty() ? repartitioned : repartitioned.withStreamPartitioner(new ChainPartitioner<>(chains, settings.scope()));
     }
 
     @SuppressWarnings("unchecked")

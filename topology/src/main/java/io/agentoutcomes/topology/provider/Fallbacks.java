@@ -1,0 +1,129 @@
+package io.agentoutcomes.topology.provider;
+
+import io.agentoutcomes.avro.CircuitState;
+import io.agentoutcomes.avro.FallbackCause;
+import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.avro.RequestBudget;
+import io.agentoutcomes.avro.RetryAction;
+import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.fallback.FallbackChains;
+import java.util.Locale;
+import java.util.function.Function;
+
+/**
+ * The gate's fallbacks (issue 33): a due retry whose scope cannot serve it (its circuit open, a request window it
+ * advertised exhausted until its reset, or a daily limit exhausted: a {@code SWITCH_PROVIDER} retry) is re-scoped, where
+ * a chain is declared for its model, to the first model of the chain that can serve, and gated there under that scope's
+ * own circuit and pacing instead of being held by the sick one. Every scope of a chain is kept by the same gate task
+ * ({@link ChainPartitioner}), so the decision reads the fallback's state where the retry is.
+ */
+final class Fallbacks {
+    private final FallbackChains chains;
+    private final ProviderGateSettings settings;
+
+    /**
+     * A retry re-scoped.
+     *
+     * @param key   the fallback scope's key, where it is gated now
+     * @param state the fallback scope's state
+     * @param retry the retry, carrying the fallback model and why
+     */
+    record Diversion(String key, ProviderState state, RetryRequest retry) {
+    }
+
+    Fallbacks(FallbackChains chains, ProviderGateSettings settings) {
+        this.chains = chains;
+        this.settings = settings;
+    }
+
+    /** The scope a due retry is gated under: the fallback it already carries (a context-window chain's), else its result's. */
+    static ProviderScope scopeOf(RetryRequest retry, ProviderScope.By by) {
+        if (retry.getFallbackProvider() != null) {
+            return new ProviderScope(name(retry.getFallbackProvider()), by == ProviderScope.By.PROVIDER ? null : name(retry.getFallbackModel()));
+        }
+        return ProviderScope.of(retry.getAgentResult(), by);
+    }
+
+    /** Whether a retry that switches provider has a chain to switch along, so that it passes the gate. */
+    boolean declared(RetryRequest retry) {
+        return !chains.isEmpty() && chain(retry) != null;
+    }
+
+    /**
+     * The retry re-scoped to the first model of its chain that can serve it now, or null: its scope can serve it, no
+     * chain is declared for its model, or no model of the chain can serve either (it waits where it is).
+     *
+     * @param stateOf a scope's state, created on first sight; null past the gate's bound on scopes
+     */
+    Diversion divert(ProviderState state, RetryRequest retry, long now, Function<ProviderScope, ProviderState> stateOf) {
+        if (chains.isEmpty()) {
+            return null;
+        }
+        FallbackCause cause = retry.getAction() == RetryAction.SWITCH_PROVIDER && retry.getFallbackProvider() == null
+                ? FallbackCause.DAILY_LIMIT : sickness(state, now);
+        FallbackChains.Chain chain = cause == null ? null : chain(retry);
+        if (chain == null) {
+            return null;
+        }
+        for (FallbackChains.Model to : chain.to()) {
+            ProviderScope scope = new ProviderScope(to.provider(), settings.scope() == ProviderScope.By.PROVIDER ? null : to.model());
+            ProviderState fallback = stateOf.apply(scope);
+            if (fallback != null && fallback != state && sickness(fallback, now) == null) {
+                RetryRequest diverted = RetryRequest.newBuilder(retry).build();
+                diverted.setFallbackProvider(to.provider());
+                diverted.setFallbackModel(to.model());
+                diverted.setFallbackCause(cause);
+                diverted.setFallbackReason(text(cause) + " on " + chain.from() + ": re-run on " + to + " (" + chain.setting() + ")");
+                return new Diversion(scope.key(), fallback, diverted);
+            }
+        }
+        return null;
+    }
+
+    /** Whether a chain is declared for the scope's model (for a scope of a provider alone, for any of its models). */
+    boolean declared(ProviderState state) {
+        if (state.getModel() != null) {
+            return chains.chain(FallbackChains.Kind.GENERAL, state.getProvider(), state.getModel()).isPresent();
+        }
+        return chains.all(FallbackChains.Kind.GENERAL).stream().anyMatch(chain -> chain.from().provider().equals(state.getProvider()));
+    }
+
+    /** Why a scope cannot serve a retry now, or null where it can (a half-open circuit's probes are served). */
+    FallbackCause sickness(ProviderState state, long now) {
+        if (settings.circuit().enabled() && state.getCircuit() == CircuitState.OPEN) {
+            return FallbackCause.CIRCUIT_OPEN;
+        }
+        if (settings.pacing()) {
+            for (RequestBudget budget : state.getBudgets()) {
+                if (budget.getBlockedUntil() > now) {
+                    return FallbackCause.REQUESTS_EXHAUSTED;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The general chain of the model a retry is to run on now: its fallback's, else its result's. */
+    private FallbackChains.Chain chain(RetryRequest retry) {
+        String provider = retry.getFallbackProvider();
+        String model = retry.getFallbackModel();
+        if (provider == null && retry.getAgentResult() != null) {
+            provider = ProviderScope.rawProvider(retry.getAgentResult());
+            model = ProviderScope.rawModel(retry.getAgentResult());
+        }
+        return chains.chain(FallbackChains.Kind.GENERAL, provider, model).orElse(null);
+    }
+
+    private static String text(FallbackCause cause) {
+        return switch (cause) {
+            case CIRCUIT_OPEN -> "circuit open";
+            case REQUESTS_EXHAUSTED -> "request window exhausted";
+            case DAILY_LIMIT -> "daily limit exhausted";
+            case CONTEXT_WINDOW -> "context window exceeded";
+        };
+    }
+
+    private static String name(String name) {
+        return name == null ? null : name.trim().toLowerCase(Locale.ROOT);
+    }
+}
