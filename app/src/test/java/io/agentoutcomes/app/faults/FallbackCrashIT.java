@@ -29,13 +29,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Fallback models under SIGKILL (issue 33 item 2), at the service's defaults (the suite's backoff only) with one chain,
  * {@code fallback.flaky/m1=backup/m2}: flaky/m1's circuit opens, its due retries go to backup/m2 and are released there
- * at backup/m2's own budget (30 requests a minute), and the service is killed twice while they are in flight. Then
+ * at backup/m2's own budget (60 requests a minute), and the service is killed twice while they are in flight. Then
  * every retry counted on {@code retry-ready} with a {@code read_committed} consumer: each exactly once, none before
  * its due time, every one on the fallback, never more than backup/m2's budget in any minute.
  */
 class FallbackCrashIT {
     private static final int FLAKY = 40;
-    private static final int LIMIT = 30;
+    private static final int LIMIT = 60;
     private static final String HEALTH = TopicNames.PROVIDER_HEALTH;
 
     @Test

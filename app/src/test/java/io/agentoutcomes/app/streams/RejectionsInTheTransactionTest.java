@@ -95,6 +95,10 @@ class RejectionsInTheTransactionTest {
         // No commit between the first record and the outage: the four records are in one transaction.
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 5_000);
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // The service's session (6 s, docs/operations.md): the failed thread does not leave the group, so its
+        // replacement gets the task once the session expires (Kafka's 45 s made this test take 54 s in .ci/run)
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
+        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 2_000);
         return props;
     }
 
