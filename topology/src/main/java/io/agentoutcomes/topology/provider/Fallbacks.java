@@ -7,7 +7,6 @@ import io.agentoutcomes.avro.RequestBudget;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.fallback.FallbackChains;
-import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -39,7 +38,8 @@ final class Fallbacks {
     /** The scope a due retry is gated under: the fallback it already carries (a context-window chain's), else its result's. */
     static ProviderScope scopeOf(RetryRequest retry, ProviderScope.By by) {
         if (retry.getFallbackProvider() != null) {
-            return new ProviderScope(name(retry.getFallbackProvider()), by == ProviderScope.By.PROVIDER ? null : name(retry.getFallbackModel()));
+            return new ProviderScope(ProviderScope.name(retry.getFallbackProvider()),
+                    by == ProviderScope.By.PROVIDER ? null : ProviderScope.name(retry.getFallbackModel()));
         }
         return ProviderScope.of(retry.getAgentResult(), by);
     }
@@ -69,11 +69,10 @@ final class Fallbacks {
             ProviderScope scope = new ProviderScope(to.provider(), settings.scope() == ProviderScope.By.PROVIDER ? null : to.model());
             ProviderState fallback = stateOf.apply(scope);
             if (fallback != null && fallback != state && sickness(fallback, now) == null) {
-                RetryRequest diverted = RetryRequest.newBuilder(retry).build();
-                diverted.setFallbackProvider(to.provider());
-                diverted.setFallbackModel(to.model());
-                diverted.setFallbackCause(cause);
-                diverted.setFallbackReason(text(cause) + " on " + chain.from() + ": re-run on " + to + " (" + chain.setting() + ")");
+                RetryRequest diverted = RetryRequest.newBuilder(retry).setFallbackProvider(to.provider())
+                        .setFallbackModel(to.model()).setFallbackCause(cause)
+                        .setFallbackReason(text(cause) + " on " + chain.from() + ": re-run on " + to + " (" + chain.setting() + ")")
+                        .build();
                 return new Diversion(scope.key(), fallback, diverted);
             }
         }
@@ -121,9 +120,5 @@ final class Fallbacks {
             case DAILY_LIMIT -> "daily limit exhausted";
             case CONTEXT_WINDOW -> "context window exceeded";
         };
-    }
-
-    private static String name(String name) {
-        return name == null ? null : name.trim().toLowerCase(Locale.ROOT);
     }
 }

@@ -37,14 +37,10 @@ public final class ProviderGateTopology {
     private ProviderGateTopology() {
     }
 
-    public static void build(StreamsBuilder builder, Topics topics, KStream<String, RetryRequest> due,
-                             KStream<String, ClassifiedOutcome> outcomes, ProviderGateSettings settings) {
-        build(builder, topics, due, outcomes, settings, FallbackChains.NONE);
-    }
-
     /**
-     * As above, with declared fallback chains ({@link Fallbacks}): the scopes of a chain are kept by one gate task
-     * ({@link ChainPartitioner}), and a retry that switches provider passes the gate where its model has a chain.
+     * With declared fallback chains ({@link Fallbacks}, {@link FallbackChains#NONE} for none) the scopes of a chain are
+     * kept by one gate task ({@link ChainPartitioner}), and a retry that switches provider passes the gate where its
+     * model has a chain.
      */
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, RetryRequest> due,
                              KStream<String, ClassifiedOutcome> outcomes, ProviderGateSettings settings,

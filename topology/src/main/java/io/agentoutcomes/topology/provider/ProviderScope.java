@@ -66,7 +66,8 @@ public record ProviderScope(String provider, String model) {
         return first != null && !first.isBlank() ? first : second;
     }
 
-    private static String name(String name) {
+    /** A provider or model name as scopes compare it: trimmed, lower case, at most {@value #MAX_NAME_CHARS} characters. */
+    static String name(String name) {
         if (name == null || name.isBlank()) {
             return null;
         }

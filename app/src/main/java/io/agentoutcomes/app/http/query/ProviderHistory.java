@@ -45,13 +45,8 @@ public final class ProviderHistory implements AutoCloseable {
         }
     }
 
-    /** A scope's samples, and its running count of paced retries at the last one. */
-    private static final class Ring {
-        final ArrayDeque<Sample> samples = new ArrayDeque<>(SAMPLES);
-        long pacedTotal;
-    }
-
-    private final Map<Scope, Ring> scopes = new HashMap<>();
+    /** Each scope's samples, oldest first (the last one's {@code pacedTotal} is what the next counts from). */
+    private final Map<Scope, ArrayDeque<Sample>> scopes = new HashMap<>();
     private final Duration interval;
     private boolean sampled;
     private ScheduledExecutorService sampler;
@@ -90,22 +85,22 @@ public final class ProviderHistory implements AutoCloseable {
         for (ProviderState state : states) {
             Scope scope = Scope.of(state);
             seen.add(scope);
-            Ring ring = scopes.get(scope);
+            ArrayDeque<Sample> ring = scopes.get(scope);
             long paced;
             if (ring == null) {
-                ring = new Ring();
+                ring = new ArrayDeque<>(SAMPLES);
                 scopes.put(scope, ring);
                 // new since the last sample: all it paced, it paced since; in the first sample, unknown when
                 paced = sampled ? state.getPaced() : -1;
             } else {
                 // a count below the last is a scope forgotten and begun again: all it shows is new
-                paced = state.getPaced() >= ring.pacedTotal ? state.getPaced() - ring.pacedTotal : state.getPaced();
+                long before = ring.getLast().pacedTotal();
+                paced = state.getPaced() >= before ? state.getPaced() - before : state.getPaced();
             }
-            ring.pacedTotal = state.getPaced();
-            if (ring.samples.size() == SAMPLES) {
-                ring.samples.removeFirst();
+            if (ring.size() == SAMPLES) {
+                ring.removeFirst();
             }
-            ring.samples.addLast(new Sample(at, state.getHeld(), paced, state.getPaced()));
+            ring.addLast(new Sample(at, state.getHeld(), paced, state.getPaced()));
         }
         scopes.keySet().retainAll(seen);
         sampled = true;
@@ -113,8 +108,8 @@ public final class ProviderHistory implements AutoCloseable {
 
     /** The samples of a scope, oldest first; empty when it has none. */
     public synchronized List<Sample> samples(String provider, String model) {
-        Ring ring = scopes.get(new Scope(provider, model));
-        return ring == null ? List.of() : List.copyOf(ring.samples);
+        ArrayDeque<Sample> ring = scopes.get(new Scope(provider, model));
+        return ring == null ? List.of() : List.copyOf(ring);
     }
 
     /** The scopes with samples. */
