@@ -1,16 +1,14 @@
 package io.agentoutcomes.topology.provider;
 
 import static io.agentoutcomes.topology.StageDriver.T0;
+import static io.agentoutcomes.topology.provider.GateInputs.failure;
+import static io.agentoutcomes.topology.provider.GateInputs.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.Dialect;
 import io.agentoutcomes.avro.ErrorHandling;
-import io.agentoutcomes.avro.ErrorInfo;
-import io.agentoutcomes.avro.ExecutionMetadata;
-import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.FallbackCause;
 import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.RateLimitState;
@@ -74,16 +72,6 @@ class FallbackGateTest {
             pipeline.advance(check);
             released.addAll(ready.readRecordsToList());
         }
-    }
-
-    private static AgentResult result(String provider, String model, String task, Object outcome, RateLimitState rateLimit) {
-        return AgentResult.newBuilder().setResultId("r-" + task).setAgentId("agent").setTaskId(task).setDialect(Dialect.VAT_ENVELOPE)
-                .setExecution(ExecutionMetadata.newBuilder().setProvider(provider).setModel(model).build()).setRateLimit(rateLimit)
-                .setOutcome(outcome).build();
-    }
-
-    private static Failure failure(String code) {
-        return Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(code).build()).build();
     }
 
     /** The fallback's own budget, as a success of it advertised: 10 requests a minute, all left. */

@@ -1,14 +1,12 @@
 package io.agentoutcomes.topology.provider;
 
 import static io.agentoutcomes.topology.StageDriver.T0;
+import static io.agentoutcomes.topology.provider.GateInputs.failure;
+import static io.agentoutcomes.topology.provider.GateInputs.result;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.CircuitState;
-import io.agentoutcomes.avro.Dialect;
-import io.agentoutcomes.avro.ErrorInfo;
-import io.agentoutcomes.avro.ExecutionMetadata;
-import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.ProviderHealth;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
@@ -56,16 +54,6 @@ class ProviderGateTest {
             pipeline.advance(check);
             released.addAll(ready.readRecordsToList());
         }
-    }
-
-    private static AgentResult result(String provider, String model, String task, Object outcome, RateLimitState rateLimit) {
-        return AgentResult.newBuilder().setResultId("r-" + task).setAgentId("agent").setTaskId(task).setDialect(Dialect.VAT_ENVELOPE)
-                .setExecution(ExecutionMetadata.newBuilder().setProvider(provider).setModel(model).build()).setRateLimit(rateLimit)
-                .setOutcome(outcome).build();
-    }
-
-    private static Failure failure(String code) {
-        return Failure.newBuilder().setError(ErrorInfo.newBuilder().setCode(code).build()).build();
     }
 
     /** A provider's budget as OpenAI's headers give it: 100 requests (a minute), none left, resets in 20 s. */
