@@ -42,6 +42,10 @@ public final class StreamsProperties {
         // (the next status of that budget replaces it; Kafka writes no dead letter from the global thread) instead of
         // ending the global thread, which cannot be replaced, and the service, on that record at every restart.
         props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+        // Each stream thread's partition assignor reads Streams' settings back from the main consumer's configs, which
+        // carry only consumer settings (Kafka 4.3); without this copy Kafka warned once per thread. The consumer
+        // itself ignores the key.
+        props.put(StreamsConfig.mainConsumerPrefix(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG), true);
         // A store, changelog or repartition topic left to a generated name would change name when the topology
         // changes, losing its state or its records in flight at an upgrade: Kafka Streams refuses such a topology.
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);

@@ -20,6 +20,7 @@ import java.util.Properties;
 import java.util.UUID;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.processor.internals.ClientUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,6 +79,22 @@ class StreamsPropertiesTest {
         StreamsConfig streams = new StreamsConfig(serviceProperties(config()));
 
         assertThat(streams.getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG)).isTrue();
+        assertThat(warnings()).noneSatisfy(warning -> assertThat(warning).startsWith(GLOBAL_HANDLER_WARNING));
+    }
+
+    /**
+     * Each stream thread's partition assignor reads its settings back from the main consumer's configs, which carry
+     * only consumer settings and a few of Streams' own (Kafka 4.3's {@code AssignorConfiguration}); without the
+     * main-consumer copy of the global handler setting, Kafka warned once per stream thread at every start.
+     */
+    @Test
+    void theStreamThreadsAssignorsSeeTheGlobalHandlerSettingAndKafkaDoesNotWarn() {
+        StreamsConfig streams = new StreamsConfig(serviceProperties(config()));
+        Map<String, Object> assignorConfigs = streams.getMainConsumerConfigs("agent-outcomes", "thread-1", 1);
+
+        StreamsConfig assignors = new ClientUtils.QuietStreamsConfig(assignorConfigs);
+
+        assertThat(assignors.getBoolean(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG)).isTrue();
         assertThat(warnings()).noneSatisfy(warning -> assertThat(warning).startsWith(GLOBAL_HANDLER_WARNING));
     }
 

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.faults;
 
 import java.io.IOException;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,6 +57,27 @@ final class HealthSampler implements AutoCloseable {
         synchronized (changes) {
             return List.copyOf(changes);
         }
+    }
+
+    /**
+     * Waits until /health has answered 200, and nothing else, for {@code steadyFor}; the wait's length in ms. A fresh
+     * application can rebalance once more right after its first RUNNING (its consumers see the internal topics the
+     * assignment created only at their next metadata refresh) and move a task between its stream threads, which then
+     * restores it for a moment: that is the start, not what a scenario does after it.
+     */
+    long awaitSteady(Duration steadyFor, Duration max) throws InterruptedException {
+        long start = System.currentTimeMillis();
+        while (System.currentTimeMillis() - start < max.toMillis()) {
+            List<Change> seen = changes();
+            if (!seen.isEmpty()) {
+                Change last = seen.get(seen.size() - 1);
+                if (last.answer().startsWith("200") && System.currentTimeMillis() - last.atMs() >= steadyFor.toMillis()) {
+                    return System.currentTimeMillis() - start;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("/health not steady at 200 for " + steadyFor + " within " + max + ": " + changes());
     }
 
     /**

@@ -54,11 +54,14 @@ class HostileCorpusIT {
             try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
                  AppInstance app = AppInstance.create("app", dir, kafka.bootstrapServers(), Optional.empty(),
                          "agent-outcomes", Scenarios.serviceSettings(1))) {
-                figures.put("start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
-                long healthySince = System.currentTimeMillis();
+                Path log = dir.resolve("app.log");
+                figures.put("start to /health 200", app.start(log).awaitHealthy(Duration.ofSeconds(120)));
                 try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
                      HealthSampler health = new HealthSampler(app);
                      LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
+                    figures.put("/health steady at 200 for 3 s after", Duration.ofMillis(
+                            health.awaitSteady(Duration.ofSeconds(3), Duration.ofSeconds(60))));
+                    long healthySince = System.currentTimeMillis();
                     MixedLoad good = new MixedLoad("hostile", app.registryUrl());
                     PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
                     // -Dhostile.cases=a,b runs only those: one deadly case otherwise hides every case after it
@@ -107,6 +110,9 @@ class HostileCorpusIT {
                     List<String> notRunning = health.notHealthySince(healthySince);
                     figures.put("/health other than 200", notRunning);
                     softly.assertThat(notRunning).as("/health answers other than 200 (the service left RUNNING)").isEmpty();
+                    List<String> errors = Files.readAllLines(log).stream().filter(line -> line.contains(" ERROR ")).toList();
+                    figures.put("log lines at ERROR", errors.size());
+                    softly.assertThat(errors).as("log lines at ERROR (a stream thread that died is logged so)").isEmpty();
                     softly.assertThat(app.isAlive()).as("the service still runs").isTrue();
                 }
             }
