@@ -3,6 +3,8 @@ package io.agentoutcomes.app;
 import static org.apache.kafka.test.TestUtils.waitForCondition;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Dialect;
@@ -17,8 +19,13 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -34,7 +41,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Fallback models (issue 33 item 2) on a real broker, read {@code read_committed} from {@code retry-ready}: a model
  * whose circuit opens has its due retries re-run on the declared fallback at once, paced by the fallback's own budget;
- * a token-limit failure with a context-window chain is retried at once on the larger model.
+ * a token-limit failure with a context-window chain is retried at once on the larger model. Each move is counted once,
+ * the same on {@code /providers} (both ways) and {@code /metrics}.
  */
 class FallbackOnBrokerTest extends ServiceOnTestBroker {
     private static final int FLAKY = 20;
@@ -86,7 +94,38 @@ class FallbackOnBrokerTest extends ServiceOnTestBroker {
             // paced by backup/m2's budget: 20 at two a second (the burst of one, then 119 per 60.1 s) take 9 s or more
             assertThat(last - first).as("span of the fallback releases").isGreaterThanOrEqualTo(9_000);
             assertThat(last - start).as("all released before flaky/m1 half-opens").isLessThan(41_000);
+
+            // counted once per move, on the scope moved to, and turned round on the scope moved from
+            Map<String, JsonNode> scopes = providers(service);
+            assertThat(scopes.get("backup/m2").get("fallbacksReceived").toString())
+                    .isEqualTo("[{\"provider\":\"flaky\",\"model\":\"m1\",\"cause\":\"CIRCUIT_OPEN\",\"retries\":20}]");
+            assertThat(scopes.get("flaky/m1").get("fallbacksMoved").toString())
+                    .isEqualTo("[{\"provider\":\"backup\",\"model\":\"m2\",\"cause\":\"CIRCUIT_OPEN\",\"retries\":20}]");
+            assertThat(scopes.get("openai/gpt-4.1").get("fallbacksReceived").toString()).isEqualTo(
+                    "[{\"provider\":\"openai\",\"model\":\"gpt-4o-mini\",\"cause\":\"CONTEXT_WINDOW\",\"retries\":1}]");
+            assertThat(scopes.get("openai/gpt-4o-mini").get("fallbacksMoved").toString()).isEqualTo(
+                    "[{\"provider\":\"openai\",\"model\":\"gpt-4.1\",\"cause\":\"CONTEXT_WINDOW\",\"retries\":1}]");
+            assertThat(scopes.get("flaky/m1").get("fallbacksReceived").size()).isZero();
+            assertThat(scopes.get("backup/m2").get("fallbacksMoved").size()).isZero();
+            assertThat(scrapeSum(service, "agent_outcomes_provider_retries_fallback_total", "cause=\"circuit_open\","
+                    + "fallback_provider_name=\"backup\",fallback_request_model=\"m2\",gen_ai_provider_name=\"flaky\","
+                    + "gen_ai_request_model=\"m1\"")).isEqualTo(FLAKY);
+            assertThat(scrapeSum(service, "agent_outcomes_provider_retries_fallback_total", "cause=\"context_window\","
+                    + "fallback_provider_name=\"openai\",fallback_request_model=\"gpt-4.1\",gen_ai_provider_name=\"openai\","
+                    + "gen_ai_request_model=\"gpt-4o-mini\"")).isEqualTo(1);
+            assertThat(scrapeSum(service, "agent_outcomes_provider_retries_fallback_total", "")).isEqualTo(FLAKY + 1);
         }
+    }
+
+    /** {@code GET /providers}: each scope by its name, provider/model. */
+    private static Map<String, JsonNode> providers(AgentOutcomesService service) throws Exception {
+        HttpResponse<String> providers = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(service.httpUrl() + "/providers")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(providers.statusCode()).isEqualTo(200);
+        Map<String, JsonNode> scopes = new HashMap<>();
+        new ObjectMapper().readTree(providers.body()).get("providers").forEach(scope ->
+                scopes.put(scope.get("provider").asText() + "/" + scope.get("model").asText(), scope));
+        return scopes;
     }
 
     private static List<ConsumerRecord<String, RetryRequest>> readCommitted(String topic, int expected, Map<String, Object> serde)

@@ -81,7 +81,9 @@ class MetricsEndpointTest {
                 ConfigLoader.TOPIC_PREFIX, prefix, "backoff.base.llm-timeout.ms", "500", "analytics.flush.interval.ms", "200",
                 // a budget the load crosses at every threshold: openai's six results cost more than a millionth of a dollar
                 "budget.openai-daily.dimension", "provider", "budget.openai-daily.value", "openai",
-                "budget.openai-daily.limit.usd", "0.000001");
+                "budget.openai-daily.limit.usd", "0.000001",
+                // a request too large for gpt-4o-mini is retried on gpt-4.1: a retry moved to a fallback
+                "fallback.context.openai/gpt-4o-mini", "openai/gpt-4.1");
         service = AgentOutcomesService.start(config);
         waitForCondition(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
         scrape();
@@ -97,6 +99,9 @@ class MetricsEndpointTest {
             load.add(result("timeout-" + i, "reviewer", "claude-sonnet-4", "anthropic", failure("llm-timeout"), 50, 0, 0, 0));
         }
         load.add(result("denied", "summarizer", "gpt-4o-mini", "openai", failure("auth-failed"), 0, 0, 0, 0));
+        AgentResult tooLarge = result("too-large", "summarizer", "gpt-4o-mini", "openai", failure("llm-token-limit"), 0, 0, 0, 0);
+        tooLarge.getExecution().setDurationMs(null);
+        load.add(tooLarge);
         // seed 000 tokensUsed: a total, no type
         AgentResult totalOnly = result("vat-0", "vat-agent", "claude-3-5-haiku", "anthropic", Success.newBuilder().build(),
                 0, 0, 0, 0);
@@ -117,8 +122,8 @@ class MetricsEndpointTest {
         waitForCondition(() -> {
             scrape();
             return sum("agent_outcomes_results_total") == load.size() && sum("agent_outcomes_budget_alerts_total") == 3
-                    && sum("kafka_stream_topic_records_produced_total", "topic", prefix + TopicNames.RETRY_READY) >= 2;
-        }, 60_000, "every result counted and both retries delivered");
+                    && sum("kafka_stream_topic_records_produced_total", "topic", prefix + TopicNames.RETRY_READY) >= 3;
+        }, 60_000, "every result counted and the three retries delivered");
     }
 
     @AfterAll

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.metrics;
 
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -7,6 +8,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.streams.KafkaStreams;
@@ -24,7 +26,10 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * {@code agent_outcomes_provider_retries_held}, {@code agent_outcomes_provider_circuit_transitions_total{to}} and
  * {@code agent_outcomes_provider_retries_paced_total} (released after being held), and of the retry budget
  * {@code agent_outcomes_provider_retry_budget_exhausted} (1 while it alone holds the scope's retries) and
- * {@code agent_outcomes_provider_retries_budget_stopped_total} (stopped as retry_budget_exhausted). The counters are the scope's own
+ * {@code agent_outcomes_provider_retries_budget_stopped_total} (stopped as retry_budget_exhausted); of the fallbacks
+ * {@code agent_outcomes_provider_retries_fallback_total{fallback_provider_name,fallback_request_model,cause}}: retries of
+ * the scope moved to a fallback model, by the fallback and why (counted by the fallback's scope, {@code fallbacksReceived};
+ * a series per declared chain and cause, so bounded). The counters are the scope's own
  * (kept in its state), so they follow the scope when its partition moves to another instance. Series of a scope are
  * kept once seen; the scopes are bounded by {@code provider.max.scopes}. One refresh at a time: concurrent scrapes
  * must not register a scope's meters twice.
@@ -34,6 +39,8 @@ public final class ProviderGateMeters {
     private final MeterRegistry registry;
     private final KafkaStreams streams;
     private final Map<String, Scope> scopes = new HashMap<>();
+    /** The fallback counts by the scope moved to, the scope moved from and the cause. */
+    private final Map<String, AtomicLong> fallbacks = new HashMap<>();
 
     /** One scope's values, as the last scrape read them. */
     private record Scope(AtomicLong circuit, AtomicLong held, AtomicLong opened, AtomicLong halfOpened, AtomicLong closed,
@@ -85,6 +92,23 @@ public final class ProviderGateMeters {
         scope.paced().set(state.getPaced());
         scope.budgetExhausted().set(state.getBudgetExhaustedSince() > 0 ? 1 : 0);
         scope.budgetStopped().set(state.getBudgetStopped());
+        for (FallbackCount moved : state.getFallbacksReceived()) {
+            String series = key + "\n" + moved.getProvider() + "\n" + moved.getModel() + "\n" + moved.getCause();
+            fallbacks.computeIfAbsent(series, k -> fallback(state, moved)).set(moved.getRetries());
+        }
+    }
+
+    /** The counter of retries moved from {@code moved}'s scope to {@code to}'s, for its cause: labelled by the first. */
+    private AtomicLong fallback(ProviderState to, FallbackCount moved) {
+        AtomicLong count = new AtomicLong();
+        FunctionCounter.builder("agent_outcomes_provider_retries_fallback", count, AtomicLong::get)
+                .tags(Tags.of(GenAiConventions.PROVIDER_NAME, moved.getProvider(), GenAiConventions.REQUEST_MODEL,
+                        moved.getModel() == null ? ALL_MODELS : moved.getModel(), "fallback_provider_name", to.getProvider(),
+                        "fallback_request_model", to.getModel() == null ? ALL_MODELS : to.getModel(),
+                        "cause", moved.getCause().name().toLowerCase(Locale.ROOT)))
+                .description("Retries of a provider's model moved to a fallback model of a declared chain, by the fallback and why")
+                .register(registry);
+        return count;
     }
 
     private Scope register(ProviderState state) {

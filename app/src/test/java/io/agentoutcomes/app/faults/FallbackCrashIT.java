@@ -1,5 +1,7 @@
 package io.agentoutcomes.app.faults;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.Dialect;
@@ -31,7 +33,8 @@ import org.junit.jupiter.api.Test;
  * {@code fallback.flaky/m1=backup/m2}: flaky/m1's circuit opens, its due retries go to backup/m2 and are released there
  * at backup/m2's own budget (60 requests a minute), and the service is killed twice while they are in flight. Then
  * every retry counted on {@code retry-ready} with a {@code read_committed} consumer: each exactly once, none before
- * its due time, every one on the fallback, never more than backup/m2's budget in any minute.
+ * its due time, every one on the fallback, never more than backup/m2's budget in any minute; and each move counted
+ * once on {@code /providers} (the count commits with the move).
  */
 class FallbackCrashIT {
     private static final int FLAKY = 40;
@@ -102,6 +105,15 @@ class FallbackCrashIT {
                     figures.put("released at (ms after the load)", at.stream().sorted().map(t -> String.valueOf(t - start))
                             .collect(Collectors.joining(" ")));
                     softly.assertThat(busiestMinute).as("fallback retries in any minute").isLessThanOrEqualTo(LIMIT);
+                    // each move counted once, whatever the kills: backup/m2's count of retries taken from flaky/m1
+                    JsonNode backup = null;
+                    for (JsonNode scope : new ObjectMapper().readTree(app.get("/providers").body()).get("providers")) {
+                        backup = "backup".equals(scope.path("provider").asText()) ? scope : backup;
+                    }
+                    String received = backup == null ? "no scope" : backup.path("fallbacksReceived").toString();
+                    figures.put("/providers backup/m2 fallbacksReceived", received);
+                    softly.assertThat(received).as("/providers: retries moved to backup/m2")
+                            .isEqualTo("[{\"provider\":\"flaky\",\"model\":\"m1\",\"cause\":\"CIRCUIT_OPEN\",\"retries\":" + FLAKY + "}]");
                     softly.assertThat(app.healthState()).as("/health at the end").contains("RUNNING");
                 }
             }

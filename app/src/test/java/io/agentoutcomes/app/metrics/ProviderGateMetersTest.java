@@ -2,7 +2,10 @@ package io.agentoutcomes.app.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentoutcomes.avro.FallbackCause;
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -73,6 +76,22 @@ class ProviderGateMetersTest {
                 .allSatisfy(counter -> assertThat(counter.count())
                         .isEqualTo(3.0 * Integer.parseInt(counter.getId().getTag(GenAiConventions.REQUEST_MODEL).substring(6))));
         assertThat(registry.scrape()).contains("agent_outcomes_provider_retries_budget_stopped_total{");
+        // retries moved to a fallback: labelled by the scope moved from, the fallback (the scope that counted) and why
+        assertThat(registry.find("agent_outcomes_provider_retries_fallback").functionCounters()).hasSize(2 * SCOPES / 100);
+        for (int i = 0; i < SCOPES; i += 100) {
+            FunctionCounter circuit = registry.find("agent_outcomes_provider_retries_fallback")
+                    .tags(GenAiConventions.PROVIDER_NAME, "flaky", GenAiConventions.REQUEST_MODEL, "m-" + i,
+                            "fallback_provider_name", "openai", "fallback_request_model", "model-" + i, "cause", "circuit_open")
+                    .functionCounter();
+            assertThat(circuit).as("circuit_open to model-%d", i).isNotNull();
+            assertThat(circuit.count()).isEqualTo(2.0 * i + 1);
+            assertThat(registry.find("agent_outcomes_provider_retries_fallback").tags(GenAiConventions.PROVIDER_NAME, "flaky",
+                    GenAiConventions.REQUEST_MODEL, "all", "fallback_request_model", "model-" + i, "cause", "daily_limit")
+                    .functionCounter().count()).isEqualTo(7.0);
+        }
+        assertThat(registry.scrape()).contains("agent_outcomes_provider_retries_fallback_total{cause=\"circuit_open\","
+                + "fallback_provider_name=\"openai\",fallback_request_model=\"model-100\",gen_ai_provider_name=\"flaky\","
+                + "gen_ai_request_model=\"m-100\"} 201.0");
         registry.close();
     }
 
@@ -109,6 +128,9 @@ class ProviderGateMetersTest {
             for (int i = 0; i < SCOPES; i++) {
                 scopes.add(KeyValue.pair("openai|model-" + i, ProviderState.newBuilder().setProvider("openai")
                         .setModel("model-" + i).setHeld(i).setBudgetExhaustedSince(i % 2 == 0 ? 0 : 1_000 + i).setBudgetStopped(3L * i)
+                        .setFallbacksReceived(i % 100 != 0 ? List.of() : List.of(
+                                new FallbackCount("flaky", "m-" + i, FallbackCause.CIRCUIT_OPEN, 2L * i + 1),
+                                new FallbackCount("flaky", null, FallbackCause.DAILY_LIMIT, 7L)))
                         .build()));
             }
             StateQueryResult<R> result = new StateQueryResult<>();

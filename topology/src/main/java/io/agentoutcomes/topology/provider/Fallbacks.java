@@ -2,11 +2,13 @@ package io.agentoutcomes.topology.provider;
 
 import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.FallbackCause;
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RequestBudget;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.fallback.FallbackChains;
+import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -14,7 +16,9 @@ import java.util.function.Function;
  * advertised exhausted until its reset, or a daily limit exhausted: a {@code SWITCH_PROVIDER} retry) is re-scoped, where
  * a chain is declared for its model, to the first model of the chain that can serve, and gated there under that scope's
  * own circuit and pacing instead of being held by the sick one. Every scope of a chain is kept by the same gate task
- * ({@link ChainPartitioner}), so the decision reads the fallback's state where the retry is.
+ * ({@link ChainPartitioner}), so the decision reads the fallback's state where the retry is. Each move is counted once,
+ * on the scope moved to ({@code fallbacksReceived}, by the scope moved away from and the cause): the gate's own moves
+ * when it makes them, a context-window retry (moved by classification) when it reaches the gate of its larger model.
  */
 final class Fallbacks {
     private final FallbackChains chains;
@@ -50,8 +54,9 @@ final class Fallbacks {
     }
 
     /**
-     * The retry re-scoped to the first model of its chain that can serve it now, or null: its scope can serve it, no
-     * chain is declared for its model, or no model of the chain can serve either (it waits where it is).
+     * The retry re-scoped to the first model of its chain that can serve it now, counted on the fallback's scope; or
+     * null: its scope can serve it, no chain is declared for its model, or no model of the chain can serve either (it
+     * waits where it is). A diversion returned must be applied: it is counted.
      *
      * @param stateOf a scope's state, created on first sight; null past the gate's bound on scopes
      */
@@ -73,10 +78,34 @@ final class Fallbacks {
                         .setFallbackModel(to.model()).setFallbackCause(cause)
                         .setFallbackReason(text(cause) + " on " + chain.from() + ": re-run on " + to + " (" + chain.setting() + ")")
                         .build();
+                count(fallback, state.getProvider(), state.getModel(), cause);
                 return new Diversion(scope.key(), fallback, diverted);
             }
         }
         return null;
+    }
+
+    /**
+     * Counts a due retry that reaches the gate of {@code state} carrying a context-window fallback (set in
+     * classification) as moved there from its result's scope.
+     */
+    static void arrived(ProviderState state, RetryRequest retry, ProviderScope.By by) {
+        ProviderScope from = retry.getFallbackCause() == FallbackCause.CONTEXT_WINDOW ? ProviderScope.of(retry.getAgentResult(), by) : null;
+        if (from != null) {
+            count(state, from.provider(), from.model(), FallbackCause.CONTEXT_WINDOW);
+        }
+    }
+
+    /** One more retry moved to {@code to} from the scope of {@code provider} and {@code model}, for {@code cause}. */
+    private static void count(ProviderState to, String provider, String model, FallbackCause cause) {
+        for (FallbackCount count : to.getFallbacksReceived()) {
+            if (count.getCause() == cause && count.getProvider().equals(provider) && Objects.equals(count.getModel(), model)) {
+                count.setRetries(count.getRetries() + 1);
+                return;
+            }
+        }
+        // Bounded: the scopes that can move retries here, and why, are those of the declared chains leading here.
+        to.getFallbacksReceived().add(new FallbackCount(provider, model, cause, 1L));
     }
 
     /** Whether a chain is declared for the scope's model (for a scope of a provider alone, for any of its models). */

@@ -96,6 +96,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
                 forward(retry, record.headers(), now);
                 return;
             }
+            Fallbacks.arrived(state, retry, settings.scope());
             // the failed attempt's rate limits are its own model's, not those of a fallback the retry already carries
             if (settings.pacing() && retry.getAgentResult().getRateLimit() != null && retry.getFallbackProvider() == null) {
                 RequestBudgets.advertise(state, windowsOf(retry), retry.getFailedAt(), now, settings.defaultWindow(),
@@ -288,7 +289,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
                 return null;
             }
             state = ProviderState.newBuilder().setProvider(provider).setModel(model).setSince(now)
-                    .setBuckets(new ArrayList<>()).setBudgets(new ArrayList<>()).setRetrySlices(new ArrayList<>()).build();
+                    .setBuckets(new ArrayList<>()).setBudgets(new ArrayList<>()).setRetrySlices(new ArrayList<>()).setFallbacksReceived(new ArrayList<>()).build();
             scopes.put(key, state);
         }
         state.setLastActivity(now);

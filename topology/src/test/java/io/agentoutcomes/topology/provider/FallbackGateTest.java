@@ -10,7 +10,9 @@ import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.FallbackCause;
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderHealth;
+import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.ResultType;
@@ -29,6 +31,7 @@ import io.agentoutcomes.topology.fallback.FallbackChains.Model;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Properties;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
@@ -74,6 +77,19 @@ class FallbackGateTest {
         }
     }
 
+    /** What the gate counted of the retries moved to a scope as their fallback ({@code fallbacksReceived}). */
+    private List<FallbackCount> received(String provider, String model) {
+        return pipeline.<String, ProviderState>entries(ProviderGateTopology.STATE_STORE).stream().map(entry -> entry.value)
+                .filter(state -> state.getProvider().equals(provider) && Objects.equals(state.getModel(), model))
+                .flatMap(state -> state.getFallbacksReceived().stream()).toList();
+    }
+
+    /** Every count of retries moved to a fallback, of every scope. */
+    private List<FallbackCount> allReceived() {
+        return pipeline.<String, ProviderState>entries(ProviderGateTopology.STATE_STORE).stream()
+                .flatMap(entry -> entry.value.getFallbacksReceived().stream()).toList();
+    }
+
     /** The fallback's own budget, as a success of it advertised: 10 requests a minute, all left. */
     private static RateLimitState tenAMinute() {
         return RateLimitState.newBuilder().setLimited(false).setWindows(List.of(RateLimitWindow.newBuilder().setName("requests")
@@ -117,6 +133,9 @@ class FallbackGateTest {
                     .count()).as("released in the minute from %d", first.timestamp()).isLessThanOrEqualTo(10);
         }
         assertThat(released.get(39).timestamp()).isGreaterThan(T0.toEpochMilli() + 4 * 60_000);
+        // each move counted once, on the scope moved to, by the scope moved away from and why
+        assertThat(received("backup", "m2")).containsExactly(new FallbackCount("flaky", "m1", FallbackCause.CIRCUIT_OPEN, 40L));
+        assertThat(allReceived()).hasSize(1);
     }
 
     @Test
@@ -134,6 +153,7 @@ class FallbackGateTest {
             assertThat(r.value().getFallbackProvider()).isNull();
             assertThat(r.value().getFallbackCause()).isNull();
         });
+        assertThat(allReceived()).isEmpty();
     }
 
     @Test
@@ -168,6 +188,9 @@ class FallbackGateTest {
         // the rest wait in backup/m2's scope, not flaky/m1's: flaky/m1 half-opening at T0 + 36 s releases nothing of them
         run(Duration.ofSeconds(10));
         assertThat(released).hasSize(5);
+        // all 40 moved at that check (5 released, 35 held by backup/m2), each counted once
+        assertThat(received("backup", "m2")).containsExactly(new FallbackCount("flaky", "m1", FallbackCause.CIRCUIT_OPEN, 40L));
+        assertThat(received("flaky", "m1")).isEmpty();
     }
 
     @Test
@@ -186,6 +209,8 @@ class FallbackGateTest {
             assertThat(r.value().getFallbackCause()).isEqualTo(FallbackCause.DAILY_LIMIT);
             assertThat(r.timestamp()).isEqualTo(r.value().getDueAt());
         });
+        assertThat(received("backup", "m2")).containsExactly(new FallbackCount("flaky", "m1", FallbackCause.DAILY_LIMIT, 1L));
+        assertThat(allReceived()).hasSize(1);
     }
 
     @Test
@@ -213,6 +238,10 @@ class FallbackGateTest {
             assertThat(r.timestamp()).isEqualTo(T0.toEpochMilli());
         });
         assertThat(deadLetters.isEmpty()).isTrue();
+        // moved by classification, counted when it reaches the larger model's gate
+        assertThat(received("openai", "gpt-4.1")).containsExactly(new FallbackCount("openai", "gpt-4o-mini",
+                FallbackCause.CONTEXT_WINDOW, 1L));
+        assertThat(allReceived()).hasSize(1);
     }
 
     @Test

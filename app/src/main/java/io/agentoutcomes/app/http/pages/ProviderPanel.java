@@ -2,18 +2,21 @@ package io.agentoutcomes.app.http.pages;
 
 import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.app.http.query.ProviderHistory.Sample;
+import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.avro.CircuitState;
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RequestBudget;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The dashboard's provider panel: each pacing scope's circuit (and since when), a sparkline of the retries its circuit
  * or budget held and paced over the last samples ({@link ProviderSparkline}, from {@link ProviderHistory}) with the
- * counts now, its request budgets as the gate counts them, its retry budget (spent, and the retries it stopped), and
- * how often its circuit opened.
+ * counts now, its request budgets as the gate counts them, its retry budget (spent, and the retries it stopped), the
+ * retries moved to a fallback model (from it, and to it), and how often its circuit opened.
  */
 final class ProviderPanel {
     private ProviderPanel() {
@@ -25,7 +28,8 @@ final class ProviderPanel {
         }
         long interval = history.interval().toMillis();
         StringBuilder table = new StringBuilder("<table id=\"providers-table\"><tr><th>Provider / model</th><th>Circuit</th>"
-                + "<th>Retries held and paced</th><th>Request budget</th><th>Retry budget</th><th>Opened</th></tr>");
+                + "<th>Retries held and paced</th><th>Request budget</th><th>Retry budget</th><th>Fallbacks</th><th>Opened</th></tr>");
+        Map<String, List<FallbackCount>> moved = ProviderQueries.movedAway(scopes);
         for (ProviderState scope : scopes) {
             String name = scope.getProvider() + (scope.getModel() == null ? "" : " / " + scope.getModel());
             List<Sample> samples = history.samples(scope.getProvider(), scope.getModel());
@@ -38,7 +42,10 @@ final class ProviderPanel {
                     .append("<span class=\"paced-all\">").append(DashboardPage.count(scope.getPaced()))
                     .append("</span> in all</td><td>")
                     .append(budgets(scope.getBudgets(), now)).append("</td><td class=\"retry-budget\">")
-                    .append(retryBudget(scope)).append("</td><td>").append(scope.getOpened()).append("</td></tr>");
+                    .append(retryBudget(scope)).append("</td><td class=\"fallbacks\">")
+                    .append(fallbacks(moved.getOrDefault(ProviderQueries.name(scope.getProvider(), scope.getModel()), List.of()),
+                            scope.getFallbacksReceived()))
+                    .append("</td><td>").append(scope.getOpened()).append("</td></tr>");
         }
         return table.append("</table><div class=\"legend\"><span><i class=\"swatch\" style=\"background:")
                 .append(ProviderSparkline.HELD).append("\"></i>held at each sample</span><span><i class=\"swatch\" style=\"background:")
@@ -64,6 +71,24 @@ final class ProviderPanel {
                         + "</span>"
                 : "within";
         return scope.getBudgetStopped() == 0 ? state : state + ", " + scope.getBudgetStopped() + " stopped";
+    }
+
+    /** The retries moved from the scope to each fallback, and to it from each scope, with why; "—" for none. */
+    private static String fallbacks(List<FallbackCount> movedAway, List<FallbackCount> received) {
+        StringBuilder text = new StringBuilder();
+        for (FallbackCount count : movedAway) {
+            text.append(text.length() == 0 ? "" : "<br>").append(DashboardPage.count(count.getRetries())).append(" moved to ")
+                    .append(Html.escape(ProviderQueries.name(count.getProvider(), count.getModel()))).append(", ").append(cause(count));
+        }
+        for (FallbackCount count : received) {
+            text.append(text.length() == 0 ? "" : "<br>").append(DashboardPage.count(count.getRetries())).append(" taken from ")
+                    .append(Html.escape(ProviderQueries.name(count.getProvider(), count.getModel()))).append(", ").append(cause(count));
+        }
+        return text.length() == 0 ? "—" : text.toString();
+    }
+
+    private static String cause(FallbackCount count) {
+        return count.getCause().name().toLowerCase(Locale.ROOT).replace('_', ' ');
     }
 
     private static String budgets(List<RequestBudget> budgets, long now) {

@@ -12,7 +12,9 @@ import io.agentoutcomes.app.http.HttpExchanges;
 import io.agentoutcomes.app.http.HttpExchanges.BadRequest;
 import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.JobReplayState;
+import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.WindowSize;
 import java.io.IOException;
@@ -108,12 +110,20 @@ public final class QueryRoutes {
 
     /**
      * {@code GET /providers}: every pacing scope the provider gate keeps, from every instance: its circuit (and since
-     * when), the evidence of its sliding window, its request budgets and the retries it holds.
+     * when), the evidence of its sliding window, its request budgets and the retries it holds; and the retries moved to
+     * a fallback, both ways ({@code fallbacksReceived} as the state keeps it, {@code fallbacksMoved} turned round).
      */
     void providers(HttpExchange exchange) throws IOException {
         ObjectNode body = JSON.createObjectNode().put("isolationLevel", ISOLATION);
         ArrayNode scopes = body.putArray("providers");
-        providers.scopes().forEach(state -> scopes.add(AvroJson.toJson(state)));
+        List<ProviderState> states = providers.scopes();
+        Map<String, List<FallbackCount>> moved = ProviderQueries.movedAway(states);
+        for (ProviderState state : states) {
+            ObjectNode scope = (ObjectNode) AvroJson.toJson(state);
+            scope.set("fallbacksMoved", AvroJson.toJson(moved.getOrDefault(ProviderQueries.name(state.getProvider(),
+                    state.getModel()), List.of())));
+            scopes.add(scope);
+        }
         uncommitted(exchange);
         HttpExchanges.json(exchange, 200, body);
     }

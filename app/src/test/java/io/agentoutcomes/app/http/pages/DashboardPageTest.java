@@ -9,6 +9,8 @@ import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.avro.BudgetPeriod;
 import io.agentoutcomes.avro.BudgetPeriodSpend;
 import io.agentoutcomes.avro.BudgetState;
+import io.agentoutcomes.avro.FallbackCause;
+import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.NodeFinished;
@@ -248,6 +250,28 @@ class DashboardPageTest {
 
         assertThat(all("<td class=\"retry-budget\">(.*?)</td>", page)).containsExactly("within",
                 "<span class=\"exhausted\">spent since 2026-01-01T10:00:05Z</span>, 3 stopped");
+    }
+
+    /**
+     * Issue 33: the fallbacks column counts the retries moved from a scope to each fallback and to it from each scope,
+     * with why: the one count the fallback's scope keeps, shown on both rows.
+     */
+    @Test
+    void theProviderCardCountsRetriesMovedToAFallbackOnBothScopes() {
+        ProviderState sick = ProviderState.newBuilder(scope(0, 0)).setProvider("flaky").setModel("m1").build();
+        ProviderState backup = ProviderState.newBuilder(scope(0, 0)).setProvider("backup").setModel("m2")
+                .setFallbacksReceived(List.of(new FallbackCount("flaky", "m1", FallbackCause.CIRCUIT_OPEN, 1_200L),
+                        new FallbackCount("flaky", "m1", FallbackCause.DAILY_LIMIT, 3L)))
+                .build();
+        ProviderState quiet = scope(0, 0);
+
+        String page = DashboardPage.render(List.of(), List.of(), List.of(), List.of(), List.of(backup, sick, quiet),
+                new ProviderHistory(Duration.ofSeconds(10)), List.of(), BudgetSettings.none());
+
+        assertThat(all("<td class=\"fallbacks\">(.*?)</td>", page)).containsExactly(
+                "1,200 taken from flaky/m1, circuit open<br>3 taken from flaky/m1, daily limit",
+                "1,200 moved to backup/m2, circuit open<br>3 moved to backup/m2, daily limit",
+                "—");
     }
 
     /** Issue 32: a missing sample is a gap in the sparkline, a run of one sample a dot. */
