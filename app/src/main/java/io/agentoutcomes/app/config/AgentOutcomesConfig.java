@@ -13,7 +13,6 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.AbstractConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.streams.StreamsConfig;
@@ -31,7 +30,7 @@ import org.apache.kafka.streams.StreamsConfig;
  * Every other setting goes to the Kafka clients and Kafka Streams as it is; a declared setting marked passed-through
  * ({@link #PASSED_THROUGH}) goes there too.
  */
-public final class AgentOutcomesConfig extends AbstractConfig {
+public final class AgentOutcomesConfig extends ParsedConfig {
     public static final String BOOTSTRAP_SERVERS = "bootstrap.servers";
     public static final String SCHEMA_REGISTRY_URL = "schema.registry.url";
     public static final String BASIC_AUTH_USER_INFO = "basic.auth.user.info";
@@ -161,8 +160,6 @@ public final class AgentOutcomesConfig extends AbstractConfig {
     private static final Set<String> KAFKA_NAMES = KAFKA_DEFS.stream().flatMap(def -> def.names().stream())
             .collect(Collectors.toUnmodifiableSet());
 
-    private final Map<String, String> families;
-
     /**
      * Parses settings already checked for their types (see {@link ConfigLoader}); validators throw ConfigError.
      *
@@ -170,8 +167,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
      * @param families the settings of the {@link #FAMILIES} given, as they are
      */
     AgentOutcomesConfig(Map<String, ?> settings, Map<String, String> families) {
-        super(CONFIG, settings, false);
-        this.families = Map.copyOf(families);
+        super(CONFIG, settings, families);
     }
 
     private static Declarations declareStages(Declarations declarations) {
@@ -179,12 +175,7 @@ public final class AgentOutcomesConfig extends AbstractConfig {
         return declarations;
     }
 
-    /** The settings of the families given ({@code policy.code.llm-timeout}, {@code budget.acme.limit.usd}, ...), as they are. */
-    public Map<String, String> families() {
-        return families;
-    }
-
-    /** Partitions of the topics the service creates, which the stages' repartition topics take. */
+    @Override
     public int partitions() {
         return getInt(TOPIC_PARTITIONS);
     }

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-/** How the analytics windows are keyed, kept and flushed (docs/analytics.md), a stage's group of {@link AgentOutcomesConfig}. */
+/** How the analytics windows are keyed, kept and flushed (docs/analytics.md), a stage's settings group. */
 public final class AnalyticsConfig implements StageConfig<AnalyticsSettings> {
     public static final String ANALYTICS_FLUSH_INTERVAL_MS = "analytics.flush.interval.ms";
     public static final String ANALYTICS_GRACE_MS = "analytics.grace.ms";
@@ -30,7 +30,7 @@ public final class AnalyticsConfig implements StageConfig<AnalyticsSettings> {
     }
 
     @Override
-    public AnalyticsSettings parse(AgentOutcomesConfig config) {
+    public AnalyticsSettings parse(ParsedConfig config) {
         return new AnalyticsSettings(Duration.ofMillis(config.getLong(ANALYTICS_FLUSH_INTERVAL_MS)),
                 Duration.ofMillis(config.getLong(ANALYTICS_GRACE_MS)), config.getInt(ANALYTICS_MAX_LABEL_SETS),
                 config.getBoolean(ANALYTICS_ENABLED), Dimension.parse(config.getList(ANALYTICS_DIMENSIONS)),

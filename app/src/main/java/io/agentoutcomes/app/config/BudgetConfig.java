@@ -14,7 +14,7 @@ import java.util.TreeMap;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
- * The declared cost budgets (settings families, the budget stage's group of {@link AgentOutcomesConfig}) as the topology's
+ * The declared cost budgets (settings families, the budget stage's settings group) as the topology's
  * {@link BudgetSettings}:
  *
  * <pre>
@@ -36,7 +36,7 @@ public final class BudgetConfig implements StageConfig<BudgetSettings> {
     static final String STOP_RETRIES = ".stop-retries";
     /** Every part of a budget's declaration, by the suffix of its setting. */
     static final List<String> PARTS = List.of(DIMENSION, VALUE, PERIOD, LIMIT, THRESHOLDS, STOP_RETRIES);
-    /** The settings of a budget, declared as families of {@link AgentOutcomesConfig} (the settings table lists them). */
+    /** The settings of a budget, declared as families (the settings table lists them). */
     static final List<SettingFamily> FAMILIES = List.of(
             new SettingFamily("budget.<name>.dimension", "budget.acme-daily.dimension", Headings.ANALYTICS, Type.STRING,
                     "a dimension: agent, model, provider (and those the analytics add)", "no budget",
@@ -82,7 +82,7 @@ public final class BudgetConfig implements StageConfig<BudgetSettings> {
 
     /** The budgets declared by the families' settings; the stage's repartition topic as wide as the topics. */
     @Override
-    public BudgetSettings parse(AgentOutcomesConfig config) {
+    public BudgetSettings parse(ParsedConfig config) {
         Map<String, Map<String, String>> declared = new TreeMap<>();
         config.families().forEach((key, value) -> PARTS.stream().filter(part -> declares(key, part)).findFirst().ifPresent(part -> {
             String name = key.substring(PREFIX.length(), key.length() - part.length());

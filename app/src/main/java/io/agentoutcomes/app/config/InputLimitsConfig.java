@@ -5,7 +5,7 @@ import io.agentoutcomes.topology.PipelineSettings;
 import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-/** How large one input record may be, and how far ahead its timestamp (docs/ingestion.md), a stage's group of {@link AgentOutcomesConfig}. */
+/** How large one input record may be, and how far ahead its timestamp (docs/ingestion.md), a stage's settings group. */
 public final class InputLimitsConfig implements StageConfig<InputLimits> {
 
     @Override
@@ -16,7 +16,7 @@ public final class InputLimitsConfig implements StageConfig<InputLimits> {
     }
 
     @Override
-    public InputLimits parse(AgentOutcomesConfig config) {
+    public InputLimits parse(ParsedConfig config) {
         return new InputLimits(config.getInt(InputLimits.MAX_RECORD_BYTES_CONFIG),
                 Duration.ofMillis(config.getLong(InputLimits.MAX_CLOCK_SKEW_CONFIG)));
     }

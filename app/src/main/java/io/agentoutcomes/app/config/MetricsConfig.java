@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.types.Password;
 
-/** What {@code GET /metrics} exports and the OTLP push (docs/operations.md, "Metrics"), a group of {@link AgentOutcomesConfig}. */
+/** What {@code GET /metrics} exports and the OTLP push (docs/operations.md, "Metrics"), a group of the service's own settings. */
 public final class MetricsConfig {
     public static final String METRICS_KAFKA_DETAIL = "metrics.kafka.detail";
     public static final String METRICS_OTLP_URL = "metrics.otlp.url";
@@ -43,7 +43,7 @@ public final class MetricsConfig {
                         "The OTLP resource's attributes, name=value separated by commas (service.name, service.namespace, deployment.environment.name, ...).");
     }
 
-    static MetricsSettings parse(AgentOutcomesConfig config) {
+    static MetricsSettings parse(ParsedConfig config) {
         KafkaMetricsDetail detail = KafkaMetricsDetail.of(config.getString(METRICS_KAFKA_DETAIL).trim());
         String url = config.getString(METRICS_OTLP_URL);
         if (url == null || url.isBlank()) {

@@ -7,7 +7,7 @@ import java.math.BigDecimal;
 import java.nio.file.Path;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-/** The price table and the tolerance of a reported cost (docs/analytics.md, "Prices"), a stage's group of {@link AgentOutcomesConfig}. */
+/** The price table and the tolerance of a reported cost (docs/analytics.md, "Prices"), a stage's settings group. */
 public final class PricingConfig implements StageConfig<PricingSettings> {
     public static final String PRICING_FILE = "pricing.file";
     public static final String PRICING_MISMATCH_TOLERANCE = "pricing.mismatch.tolerance";
@@ -21,7 +21,7 @@ public final class PricingConfig implements StageConfig<PricingSettings> {
 
     /** The price table (a user's file over the shipped one, if set) and the tolerance of a reported cost. */
     @Override
-    public PricingSettings parse(AgentOutcomesConfig config) {
+    public PricingSettings parse(ParsedConfig config) {
         String file = config.getString(PRICING_FILE).trim();
         return new PricingSettings(file.isEmpty() ? PriceTable.shipped() : PriceTable.withOverrides(Path.of(file)),
                 BigDecimal.valueOf(config.getDouble(PRICING_MISMATCH_TOLERANCE)));

@@ -12,7 +12,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
  * The provider gate's settings (docs/classification.md, "Provider pacing and circuits"; its retry budget's are
- * {@link RetryBudgetConfig}'s), a stage's group of {@link AgentOutcomesConfig}.
+ * {@link RetryBudgetConfig}'s), a stage's settings group.
  */
 public final class ProviderGateConfig implements StageConfig<ProviderGateSettings> {
     public static final String PROVIDER_GATE_ENABLED = "provider.gate.enabled";
@@ -53,7 +53,7 @@ public final class ProviderGateConfig implements StageConfig<ProviderGateSetting
 
     /** The provider gate: pacing by advertised budgets and circuits per scope; its repartition topics as wide as the topics. */
     @Override
-    public ProviderGateSettings parse(AgentOutcomesConfig config) {
+    public ProviderGateSettings parse(ParsedConfig config) {
         ProviderGateSettings.CircuitSettings circuit = new ProviderGateSettings.CircuitSettings(
                 config.getBoolean(PROVIDER_CIRCUIT_ENABLED), Duration.ofMillis(config.getLong(PROVIDER_CIRCUIT_WINDOW_MS)),
                 config.getInt(PROVIDER_CIRCUIT_MIN_OUTCOMES), config.getDouble(PROVIDER_CIRCUIT_FAILURE_RATE),

@@ -4,7 +4,7 @@ import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-/** What a job's replay state keeps at most (docs/replay.md), a stage's group of {@link AgentOutcomesConfig}. */
+/** What a job's replay state keeps at most (docs/replay.md), a stage's settings group. */
 public final class ReplayConfig implements StageConfig<ReplayLimits> {
     public static final String REPLAY_MAX_PAYLOAD_BYTES = "replay.max.payload.bytes";
     public static final String REPLAY_MAX_REASON_CHARS = "replay.max.reason.chars";
@@ -21,7 +21,7 @@ public final class ReplayConfig implements StageConfig<ReplayLimits> {
     }
 
     @Override
-    public ReplayLimits parse(AgentOutcomesConfig config) {
+    public ReplayLimits parse(ParsedConfig config) {
         return new ReplayLimits(config.getInt(REPLAY_MAX_PAYLOAD_BYTES), config.getInt(REPLAY_MAX_REASON_CHARS),
                 config.getInt(REPLAY_MAX_STATE_BYTES));
     }

@@ -28,7 +28,7 @@ public final class RetryBudgetConfig {
     }
 
     /** The retry budget as the gate takes it; a percent and a floor both 0 are refused (nothing could ever retry). */
-    static RetryBudgetSettings parse(AgentOutcomesConfig config) {
+    static RetryBudgetSettings parse(ParsedConfig config) {
         double percent = config.getDouble(PROVIDER_RETRY_BUDGET_PERCENT);
         double floor = config.getDouble(PROVIDER_RETRY_BUDGET_MIN_PER_SECOND);
         boolean enabled = config.getBoolean(PROVIDER_RETRY_BUDGET_ENABLED);

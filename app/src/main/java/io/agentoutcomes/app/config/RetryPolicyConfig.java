@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
- * The classification, backoff and retry settings as the topology's {@link RetryPolicy}, a stage's group of
- * {@link AgentOutcomesConfig}. The ones named per code, category or agent ({@link #families()}) are parsed where their
+ * The classification, backoff and retry settings as the topology's {@link RetryPolicy}, a stage's settings
+ * group. The ones named per code, category or agent ({@link #families()}) are parsed where their
  * parts are understood ({@link ErrorPolicyRules}; the fallback chains, {@link FallbackConfig}):
  *
  * <pre>
@@ -91,7 +91,7 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
     }
 
     @Override
-    public RetryPolicy parse(AgentOutcomesConfig config) {
+    public RetryPolicy parse(ParsedConfig config) {
         Map<String, String> sorted = new TreeMap<>(config.families());
         String preset = config.getString(POLICY_PRESET);
         ErrorPolicy start = ErrorPolicy.preset(preset).orElseThrow();
@@ -119,7 +119,7 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
         return pipeline.retry(value);
     }
 
-    private static Backoff backoff(AgentOutcomesConfig config, Map<String, String> families) {
+    private static Backoff backoff(ParsedConfig config, Map<String, String> families) {
         Backoff backoff = Backoff.defaults();
         for (Map.Entry<String, String> entry : families.entrySet()) {
             String key = entry.getKey();

@@ -5,7 +5,7 @@ import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-/** The retry scheduler's settings (docs/classification.md), a stage's group of {@link AgentOutcomesConfig}. */
+/** The retry scheduler's settings (docs/classification.md), a stage's settings group. */
 public final class SchedulerConfig implements StageConfig<SchedulerSettings> {
     public static final String RETRY_SCHEDULER_INTERVAL_MS = "retry.scheduler.interval.ms";
     public static final String RETRY_SCHEDULER_MAX_PER_CHECK = "retry.scheduler.max.per.check";
@@ -19,7 +19,7 @@ public final class SchedulerConfig implements StageConfig<SchedulerSettings> {
 
     /** How the retry scheduler works through the waiting retries. */
     @Override
-    public SchedulerSettings parse(AgentOutcomesConfig config) {
+    public SchedulerSettings parse(ParsedConfig config) {
         return new SchedulerSettings(Duration.ofMillis(config.getLong(RETRY_SCHEDULER_INTERVAL_MS)),
                 config.getInt(RETRY_SCHEDULER_MAX_PER_CHECK));
     }

@@ -4,10 +4,9 @@ import io.agentoutcomes.topology.PipelineSettings;
 import java.util.List;
 
 /**
- * One stage's settings group: it declares the stage's settings in the one {@code ConfigDef}
- * ({@link AgentOutcomesConfig#CONFIG}) and parses them into the stage's settings value, which it hands to the
- * pipeline's builder. A new stage's settings are one class implementing this and one line in
- * {@link AgentOutcomesConfig#STAGES}.
+ * One stage's settings group: it declares the stage's settings in the service's one {@code ConfigDef} and parses them
+ * into the stage's settings value, which it hands to the pipeline's builder. A new stage's settings are one class
+ * implementing this and one line in the service's list of stages ({@code AgentOutcomesConfig.STAGES}).
  *
  * @param <T> the stage's settings value, as the topology takes it
  */
@@ -22,13 +21,13 @@ interface StageConfig<T> {
     }
 
     /** The stage's value from the parsed settings; one that cannot be used is refused, naming the setting. */
-    T parse(AgentOutcomesConfig config);
+    T parse(ParsedConfig config);
 
     /** Hands the value to the pipeline's builder: {@code pipeline.scheduler(value)}. */
     PipelineSettings.Builder set(PipelineSettings.Builder pipeline, T value);
 
     /** Parses the stage's settings onto the pipeline's builder. */
-    default PipelineSettings.Builder parseInto(AgentOutcomesConfig config, PipelineSettings.Builder pipeline) {
+    default PipelineSettings.Builder parseInto(ParsedConfig config, PipelineSettings.Builder pipeline) {
         return set(pipeline, parse(config));
     }
 }

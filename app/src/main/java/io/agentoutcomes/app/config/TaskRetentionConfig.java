@@ -5,7 +5,7 @@ import io.agentoutcomes.topology.classify.TaskRetention;
 import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
-/** How long classification remembers a task (docs/classification.md), a stage's group of {@link AgentOutcomesConfig}. */
+/** How long classification remembers a task (docs/classification.md), a stage's settings group. */
 public final class TaskRetentionConfig implements StageConfig<TaskRetention> {
     public static final String TASK_STATE_RETENTION_MS = "task.state.retention.ms";
     public static final String TASK_STATE_SWEEP_INTERVAL_MS = "task.state.sweep.interval.ms";
@@ -18,7 +18,7 @@ public final class TaskRetentionConfig implements StageConfig<TaskRetention> {
     }
 
     @Override
-    public TaskRetention parse(AgentOutcomesConfig config) {
+    public TaskRetention parse(ParsedConfig config) {
         return new TaskRetention(Duration.ofMillis(config.getLong(TASK_STATE_RETENTION_MS)),
                 Duration.ofMillis(config.getLong(TASK_STATE_SWEEP_INTERVAL_MS)), TaskRetention.DEFAULT_MIN_PER_SWEEP);
     }
