@@ -2,7 +2,7 @@ package io.agentoutcomes.app;
 
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
-import io.agentoutcomes.app.config.ConfigLoader;
+import io.agentoutcomes.app.config.ConfigError;
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.kafka.BootstrapServers;
 import io.agentoutcomes.app.kafka.EmbeddedKafkaBroker;
@@ -94,7 +94,7 @@ public final class AgentOutcomesService implements AutoCloseable {
         LOG.info("Starting with {}", config);
         HttpSecurity security = config.httpSecurity();
         if (!security.problems().isEmpty()) {
-            throw new ConfigLoader.ConfigError("Refusing to start: " + String.join("; ", security.problems()));
+            throw new ConfigError("Refusing to start: " + String.join("; ", security.problems()));
         }
         if (security.beyondLoopback() && !security.authRequired()) {
             LOG.warn("http.auth.enabled=false: the jobs, analytics, pages and the embedded registry's writes on {} answer "
@@ -136,7 +136,7 @@ public final class AgentOutcomesService implements AutoCloseable {
 
         Map<String, Object> serdeConfig = new HashMap<>(clientConfig);
         serdeConfig.putAll(registryClientSettings());
-        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.retryPolicy().tiers().names(), config.otlpSpansTopic());
+        Topics topics = new Topics(config.topicPrefix(), serdeConfig, config.pipeline().retry().tiers().names(), config.otlpSpansTopic());
         http.starting("creating topics");
         TopicProvisioner.provision(clientConfig, TopicProvisioner.specsOf(topics, config.partitions()), config.replicationFactor(),
                 config.createTopics());
@@ -181,9 +181,9 @@ public final class AgentOutcomesService implements AutoCloseable {
         });
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
         streams.setGlobalStateRestoreListener(progress);
-        http.attach(streams, self, metrics, config.analytics(), progress,
+        http.attach(streams, self, metrics, config.pipeline().analytics(), progress,
                 StoreTopics.of(topology.describe(), config.applicationId()),
-                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.budgets(),
+                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.pipeline().budgets(),
                 config.metrics());
         streams.start();
     }

@@ -2,8 +2,8 @@ package io.agentoutcomes.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
+import io.agentoutcomes.app.config.RetryPolicyConfig;
 import io.agentoutcomes.app.fleet.FleetReport;
 import io.agentoutcomes.app.fleet.FleetSession;
 import io.agentoutcomes.app.fleet.FleetSettings;
@@ -53,8 +53,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean capSet = options.properties.containsKey(AgentOutcomesConfig.BACKOFF_CAP_MS);
-        options.properties.putIfAbsent(AgentOutcomesConfig.BACKOFF_CAP_MS, DEMO_BACKOFF_CAP_MS);
+        boolean capSet = options.properties.containsKey(RetryPolicyConfig.BACKOFF_CAP_MS);
+        options.properties.putIfAbsent(RetryPolicyConfig.BACKOFF_CAP_MS, DEMO_BACKOFF_CAP_MS);
         AppConfig config = options.load(System.getenv());
         PrintWriter out = spec.commandLine().getOut();
         ServiceProcess process = ServiceProcess.start(config);

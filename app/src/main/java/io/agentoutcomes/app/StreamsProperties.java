@@ -50,7 +50,7 @@ public final class StreamsProperties {
         // changes, losing its state or its records in flight at an upgrade: Kafka Streams refuses such a topology.
         props.put(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG, true);
         // The handlers keep no rejected value longer than the input limit (see ScrubbedRejections).
-        props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.inputLimits().maxRecordBytes()));
+        props.put(InputLimits.MAX_RECORD_BYTES_CONFIG, String.valueOf(config.pipeline().input().maxRecordBytes()));
         props.put(StreamsConfig.ERRORS_DEAD_LETTER_QUEUE_TOPIC_NAME_CONFIG, topics.rejectedInput.name());
         props.put(StreamsConfig.ROCKSDB_CONFIG_SETTER_CLASS_CONFIG, BoundedRocksDbMemory.class);
         props.put(BoundedRocksDbMemory.MEMORY_BYTES_CONFIG, String.valueOf(config.rocksDbMemoryBytes()));

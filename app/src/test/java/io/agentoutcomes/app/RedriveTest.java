@@ -85,7 +85,7 @@ class RedriveTest extends ServiceOnTestBroker {
         Map<String, Object> serde = new HashMap<>(service.clientConfig());
         serde.putAll(service.registryClientSettings());
         return new Redrive(service.clientConfig(), new Topics(config.topicPrefix(), serde,
-                config.retryPolicy().tiers().names()), config.applicationId(), Clock.fixed(now, ZoneOffset.UTC));
+                config.pipeline().retry().tiers().names()), config.applicationId(), Clock.fixed(now, ZoneOffset.UTC));
     }
 
     /** Every committed record of {@code topic} now, in offset order per partition. */

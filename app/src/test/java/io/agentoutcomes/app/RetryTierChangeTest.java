@@ -85,7 +85,7 @@ class RetryTierChangeTest {
 
         // The default tiers: 1s, 2s, 5s, 10s, 30s, long; no 8s.
         AppConfig defaults = TestServiceConfig.on(kafka, dataDir, 2, settings);
-        assertThat(defaults.retryPolicy().tiers().names()).doesNotContain("8s");
+        assertThat(defaults.pipeline().retry().tiers().names()).doesNotContain("8s");
         try (AgentOutcomesService restarted = AgentOutcomesService.start(defaults)) {
             awaitHealthy(restarted);
             var deserializer = AvroSerde.specific(RetryRequest.class)

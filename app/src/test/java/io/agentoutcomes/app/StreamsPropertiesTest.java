@@ -57,7 +57,7 @@ class StreamsPropertiesTest {
 
     private Properties serviceProperties(AppConfig config) {
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope),
-                config.retryPolicy().tiers().names());
+                config.pipeline().retry().tiers().names());
         return StreamsProperties.of(config, Map.of(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:9092"), topics);
     }
 
@@ -106,7 +106,7 @@ class StreamsPropertiesTest {
         unchecked.putAll(props);
         unchecked.remove(StreamsConfig.ENSURE_EXPLICIT_INTERNAL_RESOURCE_NAMING_CONFIG);
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope),
-                config.retryPolicy().tiers().names());
+                config.pipeline().retry().tiers().names());
 
         TopologyDescription checked = AgentOutcomesTopology.build(topics, config.pipeline(), props).describe();
 

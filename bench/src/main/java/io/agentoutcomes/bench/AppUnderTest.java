@@ -123,7 +123,7 @@ interface AppUnderTest extends AutoCloseable {
                                Map<String, String> settings) {
         AppConfig config = pipelineConfig(cluster, applicationId, topicPrefix, partitions, Path.of("unused"), settings);
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl()),
-                config.retryPolicy().tiers().names(), config.otlpSpansTopic());
+                config.pipeline().retry().tiers().names(), config.otlpSpansTopic());
         Properties props = new Properties();
         props.putAll(config.kafka());
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, applicationId);

@@ -1,6 +1,6 @@
 package io.agentoutcomes.bench;
 
-import io.agentoutcomes.app.config.AgentOutcomesConfig;
+import io.agentoutcomes.app.config.AnalyticsConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ErrorCode;
@@ -105,7 +105,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
         Map<String, Object> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, cluster.registryUrl());
         try (OutputCounter ready = new OutputCounter(cluster.bootstrapServers(), prefix + TopicNames.RETRY_READY);
              AppUnderTest app = AppUnderTest.pipeline(cluster, applicationId, prefix, partitions, dataDir,
-                     Map.of(AgentOutcomesConfig.ANALYTICS_ENABLED, "false"))) {
+                     Map.of(AnalyticsConfig.ANALYTICS_ENABLED, "false"))) {
             app.awaitRunning(Duration.ofMinutes(2));
             long heapBefore = Measures.heapLiveBytes();
             // Long enough to write all and for the scheduler to store all before the first is due.

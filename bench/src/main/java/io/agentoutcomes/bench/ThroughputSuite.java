@@ -1,7 +1,7 @@
 package io.agentoutcomes.bench;
 
 import io.agentoutcomes.app.StreamsProperties;
-import io.agentoutcomes.app.config.AgentOutcomesConfig;
+import io.agentoutcomes.app.config.AnalyticsConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.bench.ThroughputReport.Result;
@@ -254,7 +254,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
 
     private Map<String, String> pipelineSettings(Map<String, String> both, boolean analyticsOn) {
         Map<String, String> pipeline = new HashMap<>(both);
-        pipeline.put(AgentOutcomesConfig.ANALYTICS_ENABLED, String.valueOf(analyticsOn));
+        pipeline.put(AnalyticsConfig.ANALYTICS_ENABLED, String.valueOf(analyticsOn));
         return pipeline;
     }
 

@@ -10,8 +10,8 @@ import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
 
 /**
- * Everything the pipeline's stages are built with, parsed once by the application: one immutable value, with
- * withers for the tests and the bench that change one part.
+ * Everything the pipeline's stages are built with, parsed once by the application (each stage's settings group in
+ * app/config parses its part): one immutable value, built with {@link #builder()}, each stage's defaults where not set.
  *
  * @param retry         classification policies, backoff, delay tiers
  * @param scheduler     how often and how much the retry scheduler checks for due retries
@@ -26,45 +26,84 @@ import io.agentoutcomes.topology.schedule.SchedulerSettings;
 public record PipelineSettings(RetryPolicy retry, SchedulerSettings scheduler, TaskRetention taskRetention, AnalyticsSettings analytics,
                                ReplayLimits replay, InputLimits input, PricingSettings pricing,
                                ProviderGateSettings providers, BudgetSettings budgets) {
+    /** Every stage with its defaults (no budgets: the budget stage is not built). */
     public static PipelineSettings defaults() {
-        return new PipelineSettings(RetryPolicy.defaults(), SchedulerSettings.defaults(), TaskRetention.defaults(), AnalyticsSettings.defaults(),
-                ReplayLimits.defaults(), InputLimits.defaults(), PricingSettings.defaults(),
-                ProviderGateSettings.defaults(), BudgetSettings.none());
+        return builder().build();
     }
 
-    public PipelineSettings withRetry(RetryPolicy retry) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
+    /** A builder holding every stage's defaults; set only what differs. */
+    public static Builder builder() {
+        return new Builder();
     }
 
-    public PipelineSettings withScheduler(SchedulerSettings scheduler) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
+    /** A builder holding these settings, to change a part of them. */
+    public Builder toBuilder() {
+        return new Builder().retry(retry).scheduler(scheduler).taskRetention(taskRetention).analytics(analytics)
+                .replay(replay).input(input).pricing(pricing).providers(providers).budgets(budgets);
     }
 
-    public PipelineSettings withTaskRetention(TaskRetention taskRetention) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
-    }
+    /** Builds {@link PipelineSettings}; a stage not set keeps its defaults. */
+    public static final class Builder {
+        private RetryPolicy retry = RetryPolicy.defaults();
+        private SchedulerSettings scheduler = SchedulerSettings.defaults();
+        private TaskRetention taskRetention = TaskRetention.defaults();
+        private AnalyticsSettings analytics = AnalyticsSettings.defaults();
+        private ReplayLimits replay = ReplayLimits.defaults();
+        private InputLimits input = InputLimits.defaults();
+        private PricingSettings pricing = PricingSettings.defaults();
+        private ProviderGateSettings providers = ProviderGateSettings.defaults();
+        private BudgetSettings budgets = BudgetSettings.none();
 
-    public PipelineSettings withAnalytics(AnalyticsSettings analytics) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
-    }
+        private Builder() {
+        }
 
-    public PipelineSettings withReplay(ReplayLimits replay) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
-    }
+        public Builder retry(RetryPolicy retry) {
+            this.retry = retry;
+            return this;
+        }
 
-    public PipelineSettings withInput(InputLimits input) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
-    }
+        public Builder scheduler(SchedulerSettings scheduler) {
+            this.scheduler = scheduler;
+            return this;
+        }
 
-    public PipelineSettings withPricing(PricingSettings pricing) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
-    }
+        public Builder taskRetention(TaskRetention taskRetention) {
+            this.taskRetention = taskRetention;
+            return this;
+        }
 
-    public PipelineSettings withProviders(ProviderGateSettings providers) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
-    }
+        public Builder analytics(AnalyticsSettings analytics) {
+            this.analytics = analytics;
+            return this;
+        }
 
-    public PipelineSettings withBudgets(BudgetSettings budgets) {
-        return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
+        public Builder replay(ReplayLimits replay) {
+            this.replay = replay;
+            return this;
+        }
+
+        public Builder input(InputLimits input) {
+            this.input = input;
+            return this;
+        }
+
+        public Builder pricing(PricingSettings pricing) {
+            this.pricing = pricing;
+            return this;
+        }
+
+        public Builder providers(ProviderGateSettings providers) {
+            this.providers = providers;
+            return this;
+        }
+
+        public Builder budgets(BudgetSettings budgets) {
+            this.budgets = budgets;
+            return this;
+        }
+
+        public PipelineSettings build() {
+            return new PipelineSettings(retry, scheduler, taskRetention, analytics, replay, input, pricing, providers, budgets);
+        }
     }
 }

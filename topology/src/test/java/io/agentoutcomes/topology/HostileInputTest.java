@@ -51,8 +51,8 @@ class HostileInputTest {
     private static final String SECRET = "sk-hostile-0123456789abcdefSECRET";
 
     private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
-            PipelineSettings.defaults().withAnalytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
-                    true)), settings),
+            PipelineSettings.builder().analytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
+                    true)).build(), settings),
             HostileInputTest::settings);
 
     private static Properties settings(Topics topics) {

@@ -56,8 +56,8 @@ class InternalNamesTest {
 
     /** Every optional stage on: the provider gate and analytics (on by default) and a budget that stops retries. */
     private static PipelineSettings everyStage() {
-        return PipelineSettings.defaults().withBudgets(BudgetSettings.of(List.of(new Budget("daily", Dimension.AGENT, null,
-                BudgetPeriod.DAY, new BigDecimal("1.00"), Budget.DEFAULT_THRESHOLDS, true)), 4));
+        return PipelineSettings.builder().budgets(BudgetSettings.of(List.of(new Budget("daily", Dimension.AGENT, null,
+                BudgetPeriod.DAY, new BigDecimal("1.00"), Budget.DEFAULT_THRESHOLDS, true)), 4)).build();
     }
 
     /** The topology as a Kafka Streams instance of application {@value #APP} prepares it before creating its topics. */

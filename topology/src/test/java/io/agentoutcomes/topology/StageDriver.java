@@ -109,7 +109,7 @@ public final class StageDriver implements AutoCloseable {
 
     /** The pipeline with a retry policy of the test's own, built with the driver's settings. */
     public static StageDriver pipeline(RetryPolicy policy) {
-        return configured((topics, settings) -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults().withRetry(policy), settings),
+        return configured((topics, settings) -> AgentOutcomesTopology.build(topics, PipelineSettings.builder().retry(policy).build(), settings),
                 topics -> new Properties());
     }
 

@@ -57,14 +57,18 @@ class StageNumberingTest {
                 Budget.DEFAULT_THRESHOLDS, stopRetries)), 4);
     }
 
+    private static PipelineSettings budgeted(boolean stopRetries) {
+        return PipelineSettings.builder().budgets(budget(stopRetries)).build();
+    }
+
     private PipelineSettings noGate(PipelineSettings settings) {
-        return settings.withProviders(settings.providers().withEnabled(false));
+        return settings.toBuilder().providers(settings.providers().withEnabled(false)).build();
     }
 
     private PipelineSettings noAnalytics(PipelineSettings settings) {
         AnalyticsSettings on = settings.analytics();
-        return settings.withAnalytics(new AnalyticsSettings(on.flushInterval(), on.grace(), on.maxLabelSets(), false,
-                on.dimensions(), on.maxDimensionValues()));
+        return settings.toBuilder().analytics(new AnalyticsSettings(on.flushInterval(), on.grace(), on.maxLabelSets(), false,
+                on.dimensions(), on.maxDimensionValues())).build();
     }
 
     /** Each source topic (or pattern), {@code store <name>} and {@code global <store>}, with its sub-topology's number. */
@@ -108,7 +112,7 @@ class StageNumberingTest {
 
     @Test
     void declaringABudgetThatStopsRetriesRenumbersNoOtherStage() {
-        assertThat(numbering(defaults.withBudgets(budget(true))))
+        assertThat(numbering(budgeted(true)))
                 .containsExactlyInAnyOrderEntriesOf(union(List.of(ALWAYS_ON, GATE, ANALYTICS, BUDGETS)));
     }
 
@@ -116,15 +120,15 @@ class StageNumberingTest {
     void declaringABudgetThatOnlyAlertsRenumbersNoOtherStage() {
         Map<String, Integer> budgets = new HashMap<>(BUDGETS);
         budgets.remove("global budget-status");
-        assertThat(numbering(defaults.withBudgets(budget(false))))
+        assertThat(numbering(budgeted(false)))
                 .containsExactlyInAnyOrderEntriesOf(union(List.of(ALWAYS_ON, GATE, ANALYTICS, budgets)));
     }
 
     @Test
     void theAlwaysOnStagesKeepTheirNumbersWithAndWithoutEachOptionalStage() {
         List<PipelineSettings> variants = List.of(noGate(defaults), noAnalytics(defaults), noGate(noAnalytics(defaults)),
-                noGate(defaults.withBudgets(budget(true))), noAnalytics(defaults.withBudgets(budget(true))),
-                noGate(noAnalytics(defaults.withBudgets(budget(false)))));
+                noGate(budgeted(true)), noAnalytics(budgeted(true)),
+                noGate(noAnalytics(budgeted(false))));
         for (PipelineSettings variant : variants) {
             assertThat(numbering(variant)).as("gate %s, analytics %s, budgets %s", variant.providers().enabled(),
                     variant.analytics().enabled(), variant.budgets().budgets().keySet()).containsAllEntriesOf(ALWAYS_ON);

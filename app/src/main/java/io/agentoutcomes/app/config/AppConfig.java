@@ -2,16 +2,7 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.metrics.MetricsSettings;
-import io.agentoutcomes.topology.classify.TaskRetention;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
-import io.agentoutcomes.topology.analytics.AnalyticsSettings;
-import io.agentoutcomes.topology.budget.BudgetSettings;
-import io.agentoutcomes.topology.pricing.PricingSettings;
-import io.agentoutcomes.topology.provider.ProviderGateSettings;
-import io.agentoutcomes.topology.classify.RetryPolicy;
-import io.agentoutcomes.topology.replay.ReplayLimits;
-import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -48,15 +39,8 @@ import org.apache.kafka.common.security.JaasContext;
  * @param embeddedRegistryMaxRequestBytes request bodies the embedded registry reads at most (longer ones: 413)
  * @param logFormat            log lines as text or JSON
  * @param httpSecurity         credentials and TLS of the HTTP server and the embedded registry
- * @param retryPolicy          classification policies, backoff and retry tiers
- * @param scheduler            how often the retry scheduler checks for due retries, and how many one check forwards
- * @param analytics            analytics flush interval and window grace
- * @param replayLimits         how large a job's replay state may grow
- * @param inputLimits          how large one input record may be
- * @param pricing              the price table and the tolerance of a reported cost
- * @param providers            the provider gate: pacing and circuits per provider
- * @param budgets              the declared cost budgets (none: no budget stage)
- * @param taskRetention        how long the classifier remembers a task, and how expired ones are swept
+ * @param pipeline             every stage's settings (retry policy, scheduler, provider gate, budgets, analytics, ...),
+ *                             each parsed by its stage's settings group
  * @param rocksDbMemoryBytes   the memory all RocksDB stores share
  * @param maxPunctuationFailures failures in a row of one punctuator in one task that end the process
  * @param metrics              how finely /metrics exports Kafka Streams' metrics, and the OTLP push if any
@@ -81,15 +65,7 @@ public record AppConfig(
         int embeddedRegistryMaxRequestBytes,
         LogFormat logFormat,
         HttpSecurity httpSecurity,
-        RetryPolicy retryPolicy,
-        SchedulerSettings scheduler,
-        AnalyticsSettings analytics,
-        ReplayLimits replayLimits,
-        InputLimits inputLimits,
-        PricingSettings pricing,
-        ProviderGateSettings providers,
-        BudgetSettings budgets,
-        TaskRetention taskRetention,
+        PipelineSettings pipeline,
         long rocksDbMemoryBytes,
         int maxPunctuationFailures,
         MetricsSettings metrics,
@@ -181,12 +157,6 @@ public record AppConfig(
             int scheme = url.indexOf("//");
             return at > scheme && scheme >= 0 ? Optional.of(url.substring(scheme + 2, at)) : Optional.empty();
         }
-    }
-
-    /** The settings the pipeline's stages are built with. */
-    public PipelineSettings pipeline() {
-        return new PipelineSettings(retryPolicy, scheduler, taskRetention, analytics, replayLimits, inputLimits, pricing,
-                providers, budgets);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.avro.BudgetPeriod;
+import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.budget.Budget;
 import io.agentoutcomes.topology.budget.BudgetSettings;
@@ -13,7 +14,8 @@ import java.util.TreeMap;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
- * The declared cost budgets ({@link AgentOutcomesConfig#FAMILIES}) as the topology's {@link BudgetSettings}:
+ * The declared cost budgets (settings families, the budget stage's settings group) as the topology's
+ * {@link BudgetSettings}:
  *
  * <pre>
  * budget.&lt;name&gt;.dimension=agent | model | provider | (any dimension of /analytics?by=)   required
@@ -24,7 +26,7 @@ import org.apache.kafka.common.config.ConfigDef.Type;
  * budget.&lt;name&gt;.stop-retries=false   true: retries of results counting against it stop once it is exhausted
  * </pre>
  */
-public final class BudgetConfig {
+public final class BudgetConfig implements StageConfig<BudgetSettings> {
     static final String PREFIX = "budget.";
     static final String DIMENSION = ".dimension";
     static final String VALUE = ".value";
@@ -34,31 +36,43 @@ public final class BudgetConfig {
     static final String STOP_RETRIES = ".stop-retries";
     /** Every part of a budget's declaration, by the suffix of its setting. */
     static final List<String> PARTS = List.of(DIMENSION, VALUE, PERIOD, LIMIT, THRESHOLDS, STOP_RETRIES);
-    /** The settings of a budget, declared as families of {@link AgentOutcomesConfig} (the settings table lists them). */
+    /** The settings of a budget, declared as families (the settings table lists them). */
     static final List<SettingFamily> FAMILIES = List.of(
-            new SettingFamily("budget.<name>.dimension", "budget.acme-daily.dimension", AgentOutcomesConfig.ANALYTICS, Type.STRING,
+            new SettingFamily("budget.<name>.dimension", "budget.acme-daily.dimension", Headings.ANALYTICS, Type.STRING,
                     "a dimension: agent, model, provider (and those the analytics add)", "no budget",
                     "Declares the cost budget <name> (no dots), counting spend by this dimension (docs/analytics.md, \"Budgets\").",
                     name -> declares(name, DIMENSION)),
-            new SettingFamily("budget.<name>.value", "budget.acme-daily.value", AgentOutcomesConfig.ANALYTICS, Type.STRING, "a value of the dimension",
+            new SettingFamily("budget.<name>.value", "budget.acme-daily.value", Headings.ANALYTICS, Type.STRING, "a value of the dimension",
                     "each value its own budget", "The one value the budget counts (a tenant, an agent).",
                     name -> declares(name, VALUE)),
-            new SettingFamily("budget.<name>.period", "budget.acme-daily.period", AgentOutcomesConfig.ANALYTICS, Type.STRING, "day, week, month",
+            new SettingFamily("budget.<name>.period", "budget.acme-daily.period", Headings.ANALYTICS, Type.STRING, "day, week, month",
                     "day", "The UTC calendar period spend is counted over (week: ISO, from Monday), by each result's event time.",
                     name -> declares(name, PERIOD)),
-            new SettingFamily("budget.<name>.limit.usd", "budget.acme-daily.limit.usd", AgentOutcomesConfig.ANALYTICS, Type.STRING,
+            new SettingFamily("budget.<name>.limit.usd", "budget.acme-daily.limit.usd", Headings.ANALYTICS, Type.STRING,
                     "US dollars above 0, at most 12 decimals", "required", "The budget's limit per period.",
                     name -> declares(name, LIMIT)),
-            new SettingFamily("budget.<name>.thresholds", "budget.acme-daily.thresholds", AgentOutcomesConfig.ANALYTICS, Type.LIST,
+            new SettingFamily("budget.<name>.thresholds", "budget.acme-daily.thresholds", Headings.ANALYTICS, Type.LIST,
                     "percentages of the limit, 1 to 1000", "50,80,100",
                     "Each threshold crossed is published once per period on budget-alerts.",
                     name -> declares(name, THRESHOLDS)),
-            new SettingFamily("budget.<name>.stop-retries", "budget.acme-daily.stop-retries", AgentOutcomesConfig.ANALYTICS, Type.BOOLEAN,
+            new SettingFamily("budget.<name>.stop-retries", "budget.acme-daily.stop-retries", Headings.ANALYTICS, Type.BOOLEAN,
                     "true, false", "false",
                     "Budget-aware retries: once the budget is exhausted in a period, retries of failures counting against it stop (dead-letter, stop reason budget_exceeded).",
                     name -> declares(name, STOP_RETRIES)));
 
-    private BudgetConfig() {
+    @Override
+    public Declarations declare(Declarations declarations) {
+        return declarations;
+    }
+
+    @Override
+    public List<SettingFamily> families() {
+        return FAMILIES;
+    }
+
+    @Override
+    public PipelineSettings.Builder set(PipelineSettings.Builder pipeline, BudgetSettings value) {
+        return pipeline.budgets(value);
     }
 
     /** Whether a setting declares a part of a budget: {@code budget.<name><part>}. */
@@ -66,49 +80,47 @@ public final class BudgetConfig {
         return name.startsWith(PREFIX) && name.endsWith(part) && name.length() > PREFIX.length() + part.length();
     }
 
-    /**
-     * @param families   the settings of the families, as given (other families' among them)
-     * @param partitions the topics' partitions, which the stage's repartition topic takes
-     */
-    public static BudgetSettings parse(Map<String, String> families, int partitions) {
+    /** The budgets declared by the families' settings; the stage's repartition topic as wide as the topics. */
+    @Override
+    public BudgetSettings parse(ParsedConfig config) {
         Map<String, Map<String, String>> declared = new TreeMap<>();
-        families.forEach((key, value) -> PARTS.stream().filter(part -> declares(key, part)).findFirst().ifPresent(part -> {
+        config.families().forEach((key, value) -> PARTS.stream().filter(part -> declares(key, part)).findFirst().ifPresent(part -> {
             String name = key.substring(PREFIX.length(), key.length() - part.length());
             declared.computeIfAbsent(name, n -> new TreeMap<>()).put(part, value == null ? "" : value.trim());
         }));
         List<Budget> budgets = new ArrayList<>();
         declared.forEach((name, parts) -> budgets.add(budget(name, parts)));
-        return BudgetSettings.of(budgets, partitions);
+        return BudgetSettings.of(budgets, config.partitions());
     }
 
     private static Budget budget(String name, Map<String, String> parts) {
         String at = PREFIX + name;
         if (name.contains(".")) {
-            throw new ConfigLoader.ConfigError("Budget name '" + name + "' (" + at + ".*) must not contain dots");
+            throw new ConfigError("Budget name '" + name + "' (" + at + ".*) must not contain dots");
         }
         String dimension = parts.getOrDefault(DIMENSION, "");
         if (dimension.isEmpty()) {
-            throw new ConfigLoader.ConfigError(at + DIMENSION + " must be set: " + Dimension.labels());
+            throw new ConfigError(at + DIMENSION + " must be set: " + Dimension.labels());
         }
         Dimension by;
         try {
             by = Dimension.of(dimension);
         } catch (IllegalArgumentException e) {
-            throw new ConfigLoader.ConfigError(at + DIMENSION + " must be " + Dimension.labels() + ", was '" + dimension + "'");
+            throw new ConfigError(at + DIMENSION + " must be " + Dimension.labels() + ", was '" + dimension + "'");
         }
         String limit = parts.getOrDefault(LIMIT, "");
         BigDecimal usd;
         try {
             usd = new BigDecimal(limit);
         } catch (NumberFormatException e) {
-            throw new ConfigLoader.ConfigError(at + LIMIT + " must be set to an amount of US dollars above 0, e.g. 25 or 0.50, was '"
+            throw new ConfigError(at + LIMIT + " must be set to an amount of US dollars above 0, e.g. 25 or 0.50, was '"
                     + limit + "'");
         }
         try {
             return new Budget(name, by, parts.get(VALUE), period(at, parts.getOrDefault(PERIOD, "")), usd,
                     thresholds(at, parts.getOrDefault(THRESHOLDS, "")), stopRetries(at, parts.getOrDefault(STOP_RETRIES, "")));
         } catch (IllegalArgumentException e) {
-            throw new ConfigLoader.ConfigError(at + ".*: " + e.getMessage());
+            throw new ConfigError(at + ".*: " + e.getMessage());
         }
     }
 
@@ -121,7 +133,7 @@ public final class BudgetConfig {
                 return kind;
             }
         }
-        throw new ConfigLoader.ConfigError(at + PERIOD + " must be day, week or month, was '" + period + "'");
+        throw new ConfigError(at + PERIOD + " must be day, week or month, was '" + period + "'");
     }
 
     private static List<Integer> thresholds(String at, String thresholds) {
@@ -133,7 +145,7 @@ public final class BudgetConfig {
             try {
                 percents.add(Integer.parseInt(percent.trim().replace("%", "")));
             } catch (NumberFormatException e) {
-                throw new ConfigLoader.ConfigError(at + THRESHOLDS + " must be percentages of the limit, e.g. 50,80,100, was '"
+                throw new ConfigError(at + THRESHOLDS + " must be percentages of the limit, e.g. 50,80,100, was '"
                         + thresholds + "'");
             }
         }
@@ -147,6 +159,6 @@ public final class BudgetConfig {
         if (value.equalsIgnoreCase("true")) {
             return true;
         }
-        throw new ConfigLoader.ConfigError(at + STOP_RETRIES + " must be true or false, was '" + value + "'");
+        throw new ConfigError(at + STOP_RETRIES + " must be true or false, was '" + value + "'");
     }
 }

@@ -27,7 +27,7 @@ public record Check(String description, Predicate<Object> valid, Problem problem
     @Override
     public void ensureValid(String name, Object value) {
         if (value != null && !valid.test(value)) {
-            throw new ConfigLoader.ConfigError(problem.message(name, value));
+            throw new ConfigError(problem.message(name, value));
         }
     }
 

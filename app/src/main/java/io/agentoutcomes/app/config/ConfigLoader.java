@@ -2,7 +2,6 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.classify.TaskRetention;
 import java.io.IOException;
 import java.io.Reader;
 import java.net.InetAddress;
@@ -101,12 +100,12 @@ public final class ConfigLoader {
                 }
             }
         });
-        AgentOutcomesConfig config = parse(own);
+        Map<String, String> families = new HashMap<>(own);
+        families.keySet().removeIf(key -> AgentOutcomesConfig.family(key).isEmpty());
+        AgentOutcomesConfig config = parse(own, families);
         String httpHost = config.getString(HTTP_HOST);
         String advertisedHost = Optional.ofNullable(config.getString(HTTP_ADVERTISED_HOST)).orElse(
                 httpHost.equals("0.0.0.0") || httpHost.equals("::") ? localHostName() : httpHost);
-        Map<String, String> families = new HashMap<>(own);
-        families.keySet().removeIf(key -> AgentOutcomesConfig.family(key).isEmpty());
         return new AppConfig(Optional.ofNullable(config.getString(BOOTSTRAP_SERVERS)),
                 Optional.ofNullable(config.getString(SCHEMA_REGISTRY_URL)), config.getString(APPLICATION_ID),
                 config.getString(TOPIC_PREFIX), config.getString(AgentOutcomesConfig.INPUT_OTLP_TOPIC),
@@ -117,14 +116,7 @@ public final class ConfigLoader {
                 Duration.ofMillis(config.getLong(AgentOutcomesConfig.HTTP_DASHBOARD_PROVIDER_SAMPLE_MS)), config.getInt(EMBEDDED_KAFKA_PORT),
                 config.getInt(EMBEDDED_REGISTRY_PORT), config.getInt(EMBEDDED_REGISTRY_MAX_REQUEST_BYTES),
                 LogFormat.valueOf(config.getString(AgentOutcomesConfig.LOG_FORMAT).trim().toUpperCase(Locale.ROOT)),
-                httpSecurity(config, httpHost),
-                RetryPolicyConfig.parse(config, families), RetryPolicyConfig.scheduler(config), TopologySettings.analytics(config),
-                TopologySettings.replay(config), TopologySettings.input(config), TopologySettings.pricing(config),
-                TopologySettings.providers(config, config.getInt(TOPIC_PARTITIONS)),
-                BudgetConfig.parse(families, config.getInt(TOPIC_PARTITIONS)), new TaskRetention(
-                        Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_RETENTION_MS)),
-                        Duration.ofMillis(config.getLong(AgentOutcomesConfig.TASK_STATE_SWEEP_INTERVAL_MS)),
-                        TaskRetention.DEFAULT_MIN_PER_SWEEP),
+                httpSecurity(config, httpHost), config.pipeline(),
                 config.getLong(AgentOutcomesConfig.ROCKSDB_MEMORY_BYTES),
                 config.getInt(AgentOutcomesConfig.PUNCTUATION_MAX_CONSECUTIVE_FAILURES), MetricsConfig.parse(config),
                 kafka);
@@ -169,7 +161,7 @@ public final class ConfigLoader {
      * Parses the service's own settings with their declarations. A blank value is not set (its default applies);
      * a value of the wrong type is refused first, in words ({@code http.port must be a whole number, was 'eighty'}).
      */
-    private static AgentOutcomesConfig parse(Map<String, String> own) {
+    private static AgentOutcomesConfig parse(Map<String, String> own, Map<String, String> families) {
         Map<String, Object> values = new HashMap<>();
         own.forEach((key, raw) -> {
             ConfigDef.ConfigKey declared = AgentOutcomesConfig.CONFIG.configKeys().get(key);
@@ -185,7 +177,7 @@ public final class ConfigLoader {
             }
         });
         try {
-            return new AgentOutcomesConfig(values);
+            return new AgentOutcomesConfig(values, families);
         } catch (ConfigError e) {
             throw e;
         } catch (ConfigException e) {
@@ -224,12 +216,5 @@ public final class ConfigLoader {
         Map<String, String> settings = new HashMap<>();
         properties.stringPropertyNames().forEach(name -> settings.put(name, properties.getProperty(name).trim()));
         return settings;
-    }
-
-    /** A configuration that cannot be used; its message says which setting and why. */
-    public static final class ConfigError extends ConfigException {
-        public ConfigError(String message) {
-            super(message);
-        }
     }
 }

@@ -103,7 +103,7 @@ public final class ConfluentSerdeSettings {
                     + "docs/schemas.md):");
             refused.forEach((name, why) -> message.append(' ').append(name).append(": ").append(why).append(';'));
             message.setLength(message.length() - 1);
-            throw new ConfigLoader.ConfigError(message.toString());
+            throw new ConfigError(message.toString());
         }
     }
 }

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
- * The declared fallback chains (issue 33; {@link AgentOutcomesConfig#FAMILIES}) as the topology's {@link FallbackChains}:
+ * The declared fallback chains (issue 33; families of the retry policy's settings) as the topology's {@link FallbackChains}:
  *
  * <pre>
  * fallback.&lt;provider&gt;/&lt;model&gt;=&lt;provider&gt;/&lt;model&gt;,...          circuit open, request window or daily limit exhausted
@@ -27,15 +27,15 @@ public final class FallbackConfig {
     static final String CONTEXT_PREFIX = Kind.CONTEXT.prefix();
     private static final String FORM = "<provider>/<model>, e.g. anthropic/claude-sonnet-4";
 
-    /** The settings of the chains, declared as families of {@link AgentOutcomesConfig} (the settings table lists them). */
+    /** The settings of the chains, declared as families of the retry policy's settings (the settings table lists them). */
     static final List<SettingFamily> FAMILIES = List.of(
             new SettingFamily("fallback.context.<provider>/<model>", "fallback.context.openai/gpt-4o-mini",
-                    AgentOutcomesConfig.POLICY, Type.LIST, "1 to " + FallbackChains.MAX_LENGTH + " of " + FORM, "no chain: "
+                    Headings.POLICY, Type.LIST, "1 to " + FallbackChains.MAX_LENGTH + " of " + FORM, "no chain: "
                     + "llm-token-limit is not retried (seed 000)", "A context-window chain: a failure of the model with "
                     + "llm-token-limit is retried at once on the chain's first model, with the setting as its rule "
                     + "(docs/classification.md, \"Fallback models\"). Its variable holds a '/': a shell's export refuses it, env and container environments take it.",
                     name -> name.startsWith(CONTEXT_PREFIX)),
-            new SettingFamily("fallback.<provider>/<model>", "fallback.openai/gpt-4o", AgentOutcomesConfig.POLICY, Type.LIST,
+            new SettingFamily("fallback.<provider>/<model>", "fallback.openai/gpt-4o", Headings.POLICY, Type.LIST,
                     "1 to " + FallbackChains.MAX_LENGTH + " of " + FORM, "no chain: retries wait for their own model",
                     "A fallback chain: a due retry of the model whose circuit is open, or whose request window or daily limit is "
                     + "exhausted, is re-run on the first model of the chain that can serve it, under that model's own pacing "
@@ -57,7 +57,7 @@ public final class FallbackConfig {
         try {
             return new FallbackChains(chains);
         } catch (IllegalArgumentException e) {
-            throw new ConfigLoader.ConfigError(e.getMessage());
+            throw new ConfigError(e.getMessage());
         }
     }
 
@@ -78,7 +78,7 @@ public final class FallbackConfig {
             }
             return new Model(name.substring(0, slash), name.substring(slash + 1));
         } catch (IllegalArgumentException e) {
-            throw new ConfigLoader.ConfigError(key + ": " + form + " (" + e.getMessage() + ")");
+            throw new ConfigError(key + ": " + form + " (" + e.getMessage() + ")");
         }
     }
 }

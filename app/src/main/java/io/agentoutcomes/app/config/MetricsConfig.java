@@ -12,7 +12,7 @@ import java.util.Optional;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.types.Password;
 
-/** What {@code GET /metrics} exports and the OTLP push (docs/operations.md, "Metrics"), a group of {@link AgentOutcomesConfig}. */
+/** What {@code GET /metrics} exports and the OTLP push (docs/operations.md, "Metrics"), a group of the service's own settings. */
 public final class MetricsConfig {
     public static final String METRICS_KAFKA_DETAIL = "metrics.kafka.detail";
     public static final String METRICS_OTLP_URL = "metrics.otlp.url";
@@ -20,7 +20,6 @@ public final class MetricsConfig {
     public static final String METRICS_OTLP_HEADERS = "metrics.otlp.headers";
     public static final String METRICS_OTLP_RESOURCE_ATTRIBUTES = "metrics.otlp.resource.attributes";
 
-    private static final String METRICS = "Metrics";
     /** A list's bound: more headers or attributes than anyone sends is a mistake. */
     private static final int MAX_PAIRS = 32;
 
@@ -28,7 +27,7 @@ public final class MetricsConfig {
     }
 
     static Declarations declare(Declarations declarations) {
-        return declarations.group(METRICS)
+        return declarations.group(Headings.METRICS)
                 .define(METRICS_KAFKA_DETAIL, Type.STRING, KafkaMetricsDetail.SUMMARY.value(),
                         Check.oneOf(Arrays.stream(KafkaMetricsDetail.values()).map(KafkaMetricsDetail::value).toList()),
                         "How finely /metrics exports Kafka Streams' metrics. summary: Kafka Streams' own one series per stream thread and topic, its clients' one per client and broker, a metric's series across tasks, stores, processor nodes, partitions (and the clients' topics) folded into one (sum; largest for -max; smallest for -min; mean for -avg); full: every series Kafka keeps, several times the size.")
@@ -44,7 +43,7 @@ public final class MetricsConfig {
                         "The OTLP resource's attributes, name=value separated by commas (service.name, service.namespace, deployment.environment.name, ...).");
     }
 
-    static MetricsSettings parse(AgentOutcomesConfig config) {
+    static MetricsSettings parse(ParsedConfig config) {
         KafkaMetricsDetail detail = KafkaMetricsDetail.of(config.getString(METRICS_KAFKA_DETAIL).trim());
         String url = config.getString(METRICS_OTLP_URL);
         if (url == null || url.isBlank()) {

@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef.Type;
 import org.apache.kafka.common.config.ConfigException;
 
-/** The provider gate's retry budget (docs/classification.md, "Retry budget"), a group of {@link AgentOutcomesConfig}. */
+/** The provider gate's retry budget (docs/classification.md, "Retry budget"), declared and parsed with the provider gate's settings. */
 public final class RetryBudgetConfig {
     public static final String PROVIDER_RETRY_BUDGET_ENABLED = "provider.retry.budget.enabled";
     public static final String PROVIDER_RETRY_BUDGET_PERCENT = "provider.retry.budget.percent";
@@ -13,14 +13,13 @@ public final class RetryBudgetConfig {
     public static final String PROVIDER_RETRY_BUDGET_WINDOW_MS = "provider.retry.budget.window.ms";
     public static final String PROVIDER_RETRY_BUDGET_MAX_HOLD_MS = "provider.retry.budget.max.hold.ms";
 
-    private static final String RETRY_BUDGET = "Provider retry budget";
     private static final RetryBudgetSettings DEFAULTS = RetryBudgetSettings.defaults();
 
     private RetryBudgetConfig() {
     }
 
     static Declarations declare(Declarations declarations) {
-        return declarations.group(RETRY_BUDGET)
+        return declarations.group(Headings.RETRY_BUDGET)
                 .define(PROVIDER_RETRY_BUDGET_ENABLED, Type.BOOLEAN, DEFAULTS.enabled(), null, "Whether the provider gate releases a scope's retries only within its retry budget (a share of its requests, and a floor per second).")
                 .define(PROVIDER_RETRY_BUDGET_PERCENT, Type.DOUBLE, DEFAULTS.percent(), Check.between(0.0, 1000.0), "Retries a scope may have released in the window per 100 of its requests seen in it (its outcomes: successes and failures), beside the floor.")
                 .define(PROVIDER_RETRY_BUDGET_MIN_PER_SECOND, Type.DOUBLE, DEFAULTS.minPerSecond(), Check.between(0.0, 1_000_000.0), "Retries a scope may have released per second of the window whatever its requests, so a quiet scope can still retry (this times the window is a burst it may take at once).")
@@ -29,7 +28,7 @@ public final class RetryBudgetConfig {
     }
 
     /** The retry budget as the gate takes it; a percent and a floor both 0 are refused (nothing could ever retry). */
-    static RetryBudgetSettings parse(AgentOutcomesConfig config) {
+    static RetryBudgetSettings parse(ParsedConfig config) {
         double percent = config.getDouble(PROVIDER_RETRY_BUDGET_PERCENT);
         double floor = config.getDouble(PROVIDER_RETRY_BUDGET_MIN_PER_SECOND);
         boolean enabled = config.getBoolean(PROVIDER_RETRY_BUDGET_ENABLED);

@@ -7,7 +7,7 @@ import org.apache.kafka.common.config.types.Password;
 
 /**
  * The settings table of docs/operations.md, generated from {@link AgentOutcomesConfig}: one row per declared setting
- * and one per family, by group. The table sits between two marker lines in the document; {@link #main} rewrites it
+ * and one per family, by group ({@link Headings#ORDER}). The table sits between two marker lines in the document; {@link #main} rewrites it
  * there, and a test fails when the committed table is not what this prints.
  */
 public final class SettingsTable {
@@ -24,7 +24,7 @@ public final class SettingsTable {
         StringBuilder table = new StringBuilder();
         table.append("| setting | environment variable | flag | type | default | valid values | meaning |\n");
         table.append("|---|---|---|---|---|---|---|\n");
-        for (String group : AgentOutcomesConfig.CONFIG.groups()) {
+        for (String group : Headings.ORDER) {
             table.append("| **").append(group).append("** | | | | | | |\n");
             AgentOutcomesConfig.CONFIG.configKeys().values().stream().filter(key -> group.equals(key.group))
                     .forEach(key -> table.append(row(key, flags)));

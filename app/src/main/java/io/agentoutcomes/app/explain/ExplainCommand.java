@@ -95,7 +95,7 @@ public final class ExplainCommand implements Callable<Integer> {
         AppConfig config = options.load(System.getenv());
         Logging.configure(config.logFormat(), config.secretValues());
         byte[] envelope = read();
-        gate = config.providers();
+        gate = config.pipeline().providers();
         RecordHeaders recordHeaders = new RecordHeaders();
         headers.forEach((name, value) -> recordHeaders.add(name, value.getBytes(StandardCharsets.UTF_8)));
         Instant now = Instant.ofEpochMilli(System.currentTimeMillis());
@@ -104,7 +104,7 @@ public final class ExplainCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try {
             out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(
-                    explain(envelope, context, config.retryPolicy(), now, exhausted(config.budgets(), now))));
+                    explain(envelope, context, config.pipeline().retry(), now, exhausted(config.pipeline().budgets(), now))));
             out.flush();
             return 0;
         } catch (InvalidInputException e) {

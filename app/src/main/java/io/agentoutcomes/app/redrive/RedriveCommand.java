@@ -85,7 +85,7 @@ public final class RedriveCommand implements Callable<Integer> {
         } else {
             serde.put(AvroSerdeConfig.SCHEMA_REGISTRY_URL, config.schemaRegistryUrl().orElseThrow());
         }
-        Topics topics = new Topics(config.topicPrefix(), serde, config.retryPolicy().tiers().names());
+        Topics topics = new Topics(config.topicPrefix(), serde, config.pipeline().retry().tiers().names());
         return new Redrive(client, topics, config.applicationId(), Clock.systemUTC());
     }
 }

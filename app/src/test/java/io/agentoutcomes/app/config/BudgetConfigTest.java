@@ -20,8 +20,8 @@ class BudgetConfigTest {
 
     @Test
     void withNoBudgetDeclaredThereAreNoBudgets() {
-        assertThat(load(Map.of()).budgets().enabled()).isFalse();
-        assertThat(load(Map.of()).pipeline().budgets()).isEqualTo(load(Map.of()).budgets());
+        assertThat(load(Map.of()).pipeline().budgets().enabled()).isFalse();
+        assertThat(load(Map.of("topic.partitions", "6")).pipeline().budgets()).isEqualTo(BudgetSettings.of(List.of(), 6));
     }
 
     @Test
@@ -29,7 +29,7 @@ class BudgetConfigTest {
         BudgetSettings budgets = load(Map.of("budget.acme-daily.dimension", "agent", "budget.acme-daily.value", "acme",
                 "budget.acme-daily.limit.usd", "25", "budget.models.dimension", "model", "budget.models.period", "week",
                 "budget.models.limit.usd", "0.50", "budget.models.thresholds", "90, 100", "budget.models.stop-retries", "true",
-                "topic.partitions", "6")).budgets();
+                "topic.partitions", "6")).pipeline().budgets();
 
         assertThat(budgets.partitions()).isEqualTo(6);
         assertThat(budgets.budget("acme-daily")).isEqualTo(new Budget("acme-daily", Dimension.AGENT, "acme", BudgetPeriod.DAY,

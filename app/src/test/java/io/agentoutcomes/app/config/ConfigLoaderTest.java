@@ -70,7 +70,7 @@ class ConfigLoaderTest {
     @Test
     void badValuesAreRefusedNamingTheSetting() {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.port", "eighty")))
-                .isInstanceOf(ConfigLoader.ConfigError.class).hasMessage("http.port must be a whole number, was 'eighty'");
+                .isInstanceOf(ConfigError.class).hasMessage("http.port must be a whole number, was 'eighty'");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.port", "70000")))
                 .hasMessage("http.port must be a port between 0 and 65535, was 70000");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("topic.replication.factor", "0")))
@@ -102,7 +102,7 @@ class ConfigLoaderTest {
     @Test
     void unknownSettingsWithTheServicesPrefixesAreRefusedNamingThem() {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("http.prot", "8080")))
-                .isInstanceOf(ConfigLoader.ConfigError.class).hasMessage("Unknown setting http.prot (see docs/operations.md)");
+                .isInstanceOf(ConfigError.class).hasMessage("Unknown setting http.prot (see docs/operations.md)");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.enable", "false")))
                 .hasMessage("Unknown setting analytics.enable (see docs/analytics.md)");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.enabled", "maybe")))
@@ -179,18 +179,18 @@ class ConfigLoaderTest {
 
     @Test
     void analyticsDimensionsDefaultToTheCoreAndTenantAndAddOnlyWhatIsListed() {
-        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).analytics().dimensions())
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).pipeline().analytics().dimensions())
                 .containsExactly(Dimension.AGENT, Dimension.MODEL, Dimension.PROVIDER, Dimension.TENANT);
         AnalyticsSettings settings = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(
-                "analytics.dimensions", "agent, model, provider, User, tag", "analytics.dimension.max.values", "50")).analytics();
+                "analytics.dimensions", "agent, model, provider, User, tag", "analytics.dimension.max.values", "50")).pipeline().analytics();
         assertThat(settings.dimensions())
                 .containsExactly(Dimension.AGENT, Dimension.MODEL, Dimension.PROVIDER, Dimension.USER, Dimension.TAG);
         assertThat(settings.maxDimensionValues()).isEqualTo(50);
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.dimensions", "tenant")))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessage("analytics.dimensions is not valid: agent, model and provider must be listed, was [tenant]");
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("analytics.dimensions",
-                "agent,model,provider,region"))).isInstanceOf(ConfigLoader.ConfigError.class)
+                "agent,model,provider,region"))).isInstanceOf(ConfigError.class)
                 .hasMessage("analytics.dimensions is not valid: no dimension region");
     }
 }

@@ -63,7 +63,7 @@ class ConfigProvidersTest {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("config.providers", "dir",
                 "config.providers.dir.class", "org.apache.kafka.common.config.provider.DirectoryConfigProvider",
                 "topic.partitions", placeholder)))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessage("topic.partitions must be a whole number, was '" + placeholder + "'");
     }
 
@@ -89,7 +89,7 @@ class ConfigProvidersTest {
     void anUnknownProviderClassIsRefusedNamingConfigProviders() {
         assertThatThrownBy(() -> ConfigLoader.load(Optional.empty(), Map.of(), Map.of("config.providers", "vault",
                 "config.providers.vault.class", "com.example.NoSuchProvider", "basic.auth.user.info", "${vault:a:b}")))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessageStartingWith("config.providers: ");
     }
 }

@@ -63,7 +63,7 @@ class ConfluentSerdeSettingsTest {
                 neither.add(name);
             } else if (why.isPresent()) {
                 assertThatThrownBy(() -> load(Map.of(name, value)), name)
-                        .isInstanceOf(ConfigLoader.ConfigError.class)
+                        .isInstanceOf(ConfigError.class)
                         .hasMessage("Confluent serde settings this service does not honour (remove them; docs/schemas.md): "
                                 + name + ": " + why.get());
             }
@@ -85,7 +85,7 @@ class ConfluentSerdeSettingsTest {
         assertThatThrownBy(() -> load(Map.of("value.subject.name.strategy",
                 "io.confluent.kafka.serializers.subject.RecordNameStrategy", "normalize.schemas", "true",
                 "schema.registry.proxy.host", "proxy")))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessage("Confluent serde settings this service does not honour (remove them; docs/schemas.md): "
                         + "normalize.schemas: schemas are registered as the generated classes print them, never normalized; "
                         + "schema.registry.proxy.host: the registry client connects directly; no HTTP proxy; "

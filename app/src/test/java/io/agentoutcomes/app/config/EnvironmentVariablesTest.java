@@ -16,7 +16,7 @@ class EnvironmentVariablesTest {
 
         AppConfig config = ConfigLoader.load(Optional.empty(), Map.of("AGENT_OUTCOMES_POLICY_CODE_LLM__RATE__LIMIT", "stop"), Map.of());
 
-        assertThat(config.retryPolicy().classifier().defaultPolicy().codes())
+        assertThat(config.pipeline().retry().classifier().defaultPolicy().codes())
                 .containsEntry(ErrorCode.LLM_RATE_LIMIT, ErrorHandling.STOP);
         assertThat(config.kafka()).isEmpty();
     }

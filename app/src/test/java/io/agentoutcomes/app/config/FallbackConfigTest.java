@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 class FallbackConfigTest {
     private static FallbackChains load(Map<String, String> settings) {
-        return ConfigLoader.load(Optional.empty(), Map.of(), settings).retryPolicy().fallbacks();
+        return ConfigLoader.load(Optional.empty(), Map.of(), settings).pipeline().retry().fallbacks();
     }
 
     @Test
@@ -36,7 +36,7 @@ class FallbackConfigTest {
     @Test
     void aChainThatLoopsIsRefusedAtStartNamingTheSetting() {
         assertThatThrownBy(() -> load(Map.of("fallback.a/x", "b/y", "fallback.b/y", "a/x")))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessage("fallback.a/x=b/y: loops back to a/x through fallback.a/x=b/y then fallback.b/y=a/x");
         assertThatThrownBy(() -> load(Map.of("fallback.context.a/x", "b/y,a/x")))
                 .hasMessage("fallback.context.a/x=b/y,a/x: loops, a/x is named twice or is the model itself");
@@ -45,14 +45,14 @@ class FallbackConfigTest {
     @Test
     void aChainLongerThanFiveIsRefusedAtStartNamingTheSetting() {
         assertThatThrownBy(() -> load(Map.of("fallback.a/x", "b/1,b/2,b/3,b/4,b/5,b/6")))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessage("fallback.a/x=b/1,b/2,b/3,b/4,b/5,b/6: a chain names 1 to 5 models, this one 6");
     }
 
     @Test
     void unknownSyntaxIsRefusedNamingTheSetting() {
         assertThatThrownBy(() -> load(Map.of("fallback.openai", "anthropic/claude-sonnet-4")))
-                .isInstanceOf(ConfigLoader.ConfigError.class)
+                .isInstanceOf(ConfigError.class)
                 .hasMessage("fallback.openai: its name must be fallback.<provider>/<model>, anthropic/claude-sonnet-4 (no '/' in 'openai')");
         assertThatThrownBy(() -> load(Map.of("fallback.openai/gpt-4o", "anthropic")))
                 .hasMessage("fallback.openai/gpt-4o: its value must be a list of <provider>/<model>, e.g. anthropic/claude-sonnet-4 "

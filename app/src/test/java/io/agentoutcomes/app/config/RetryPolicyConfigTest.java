@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class RetryPolicyConfigTest {
 
     private static RetryPolicy load(Map<String, String> settings) {
-        return ConfigLoader.load(Optional.empty(), Map.of(), settings).retryPolicy();
+        return ConfigLoader.load(Optional.empty(), Map.of(), settings).pipeline().retry();
     }
 
     @Test
@@ -33,7 +33,7 @@ class RetryPolicyConfigTest {
         assertThat(policy.classifier().defaultPolicy().maxRetries()).isEqualTo(5);
         assertThat(policy.backoff().cap()).isEqualTo(Duration.ofSeconds(30));
         assertThat(policy.tiers().names()).containsExactly("1s", "2s", "5s", "10s", "30s", "long");
-        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).scheduler().checkInterval())
+        assertThat(ConfigLoader.load(Optional.empty(), Map.of(), Map.of()).pipeline().scheduler().checkInterval())
                 .isEqualTo(Duration.ofMillis(20));
     }
 
@@ -69,7 +69,7 @@ class RetryPolicyConfigTest {
                 "backoff.cap.ms", "60000",
                 "retry.tiers", "500ms,1m",
                 "retry.scheduler.interval.ms", "10"));
-        RetryPolicy policy = config.retryPolicy();
+        RetryPolicy policy = config.pipeline().retry();
 
         assertThat(config.kafka()).isEmpty();
         assertThat(policy.classifier().defaultPolicy().maxRetries()).isEqualTo(4);
@@ -82,7 +82,7 @@ class RetryPolicyConfigTest {
         assertThat(policy.backoff().bases()).containsEntry(ErrorCode.LLM_TIMEOUT, Duration.ofMillis(250));
         assertThat(policy.backoff().cap()).isEqualTo(Duration.ofMinutes(1));
         assertThat(policy.tiers().names()).containsExactly("500ms", "1m", "long");
-        assertThat(config.scheduler().checkInterval()).isEqualTo(Duration.ofMillis(10));
+        assertThat(config.pipeline().scheduler().checkInterval()).isEqualTo(Duration.ofMillis(10));
     }
 
     @Test
@@ -121,7 +121,7 @@ class RetryPolicyConfigTest {
     @Test
     void aCodeSetByAnEnvironmentVariableIsNamedAsItsSettingByTheDecisionsItMakes() {
         RetryPolicy policy = ConfigLoader.load(Optional.empty(),
-                Map.of("AGENT_OUTCOMES_POLICY_CODE_LLM__RATE__LIMIT", "stop"), Map.of()).retryPolicy();
+                Map.of("AGENT_OUTCOMES_POLICY_CODE_LLM__RATE__LIMIT", "stop"), Map.of()).pipeline().retry();
 
         PolicyDecision decision = rateLimited(policy, "a");
 

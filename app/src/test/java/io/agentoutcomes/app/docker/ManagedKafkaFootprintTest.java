@@ -65,7 +65,7 @@ class ManagedKafkaFootprintTest {
 
     private Topics topics(AppConfig config) {
         return new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope),
-                config.retryPolicy().tiers().names());
+                config.pipeline().retry().tiers().names());
     }
 
     /** The internal topics the service creates before Kafka Streams starts, as table rows by name. */

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  */
 class AnalyticsTopologyTest {
     private final StageDriver pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
-            PipelineSettings.defaults().withAnalytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
-                    true)), settings),
+            PipelineSettings.builder().analytics(new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000,
+                    true)).build(), settings),
             topics -> new Properties());
     private final TopologyTestDriver driver = pipeline.driver;
     private final TestInputTopic<String, AgentResult> results = pipeline.input(pipeline.topics.agentResults);

@@ -48,7 +48,7 @@ class AttributionAnalyticsTest {
         AnalyticsSettings analytics = new AnalyticsSettings(Duration.ofSeconds(1), Duration.ofSeconds(60), 1000, true)
                 .withDimensions(keyed, maxValues);
         pipeline = StageDriver.configured((topics, settings) -> AgentOutcomesTopology.build(topics,
-                PipelineSettings.defaults().withAnalytics(analytics), settings), topics -> new Properties());
+                PipelineSettings.builder().analytics(analytics).build(), settings), topics -> new Properties());
         results = pipeline.input(pipeline.topics.agentResults);
         minutes = pipeline.output(pipeline.topics.agentMetrics1m);
         hours = pipeline.output(pipeline.topics.agentMetrics1h);

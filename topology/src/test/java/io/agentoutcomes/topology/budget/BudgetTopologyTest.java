@@ -56,7 +56,7 @@ class BudgetTopologyTest {
 
     private void start(Budget... budgets) {
         pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics,
-                PipelineSettings.defaults().withBudgets(BudgetSettings.of(List.of(budgets), 4)), new Properties()));
+                PipelineSettings.builder().budgets(BudgetSettings.of(List.of(budgets), 4)).build(), new Properties()));
         results = pipeline.input(pipeline.topics.agentResults);
         alerts = pipeline.output(pipeline.topics.budgetAlerts);
         outcomes = pipeline.output(pipeline.topics.outcomesClassified);

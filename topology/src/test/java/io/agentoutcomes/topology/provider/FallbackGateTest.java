@@ -55,7 +55,7 @@ class FallbackGateTest {
 
     private void start(Chain... chains) {
         RetryPolicy policy = RetryPolicy.defaults().withFallbacks(new FallbackChains(List.of(chains)));
-        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults().withRetry(policy),
+        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.builder().retry(policy).build(),
                 new Properties()));
         results = pipeline.input(pipeline.topics.agentResults);
         ready = pipeline.output(pipeline.topics.retryReady);

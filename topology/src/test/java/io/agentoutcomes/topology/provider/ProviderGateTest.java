@@ -35,7 +35,7 @@ class ProviderGateTest {
     private final List<TestRecord<String, RetryRequest>> released = new ArrayList<>();
 
     private void start(ProviderGateSettings settings) {
-        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults().withProviders(settings),
+        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.builder().providers(settings).build(),
                 new Properties()));
         results = pipeline.input(pipeline.topics.agentResults);
         ready = pipeline.output(pipeline.topics.retryReady);

@@ -46,8 +46,8 @@ class RetryBudgetGateTest {
     private final List<ClassifiedOutcome> stopped = new ArrayList<>();
 
     private void start(RetryBudgetSettings budget) {
-        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.defaults()
-                .withProviders(ProviderGateSettings.defaults().withBudget(budget)), new Properties()));
+        pipeline = StageDriver.of(topics -> AgentOutcomesTopology.build(topics, PipelineSettings.builder()
+                .providers(ProviderGateSettings.defaults().withBudget(budget)).build(), new Properties()));
         results = pipeline.input(pipeline.topics.agentResults);
         ready = pipeline.output(pipeline.topics.retryReady);
         deadLetter = pipeline.output(pipeline.topics.deadLetter);
