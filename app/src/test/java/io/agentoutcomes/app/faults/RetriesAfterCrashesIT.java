@@ -22,7 +22,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * one of their provider and model saying its request window (30 000 a minute) is exhausted and resets in 8 s: said
  * while the service was down, read in the restart's catch-up. Every retry due while down visible on retry-ready
  * ({@code read_committed}) within {@link #RETRIES_WITHIN} of the service being ready again, counted as time ready, and
- * none forwarded before its due time.
+ * none forwarded before its due time. The gate's input is read too, to say which hop a late retry waited in.
  * <p>
  * It failed in three runs of four, two before and one after the provider windows were dated by when they were said:
  * on the shared machine the restarts took 6-16 s to ready, the scheduler forwarded the first outage's retries before
