@@ -2,6 +2,8 @@ package io.agentoutcomes.app.faults;
 
 import io.agentoutcomes.avro.RetryRequest;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * one of their provider and model saying its request window (30 000 a minute) is exhausted and resets in 8 s: said
  * while the service was down, read in the restart's catch-up. Every retry due while down visible on retry-ready
  * ({@code read_committed}) within {@link #RETRIES_WITHIN} of the service being ready again, counted as time ready, and
- * none forwarded before its due time.
+ * none forwarded before its due time. The gate's input is read too, to say which hop a late retry waited in.
  * <p>
  * It failed in three runs of four, two before and one after the provider windows were dated by when they were said:
  * on the shared machine the restarts took 6-16 s to ready, the scheduler forwarded the first outage's retries before
@@ -38,6 +40,8 @@ class RetriesAfterCrashesIT {
     private static final Duration RESETS_IN = Duration.ofSeconds(8);
     private static final Duration RETRIES_WITHIN = Duration.ofSeconds(6);
     private static final Duration AFTER_READY = Duration.ofSeconds(10);
+    /** The provider gate's input of retries, as Kafka Streams names the repartition topic of the application. */
+    private static final String GATE_INPUT = "agent-outcomes-provider-retries-repartition";
 
     @Test
     void retriesDueWhileDownComeOutSoonAfterEachRestartAtTheDefaultsWhateverTheProviderSaidMeanwhile() throws Exception {
@@ -51,6 +55,7 @@ class RetriesAfterCrashesIT {
                          "agent-outcomes", settings)) {
                 figures.put("first start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
                 try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
+                     TopicWatcher gateInput = new TopicWatcher(kafka.bootstrapServers(), List.of(GATE_INPUT));
                      LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
                     MixedLoad load = new MixedLoad("late", app.registryUrl());
                     PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
@@ -82,6 +87,7 @@ class RetriesAfterCrashesIT {
                             .noneMatch(l -> l.forwardedAtMs() < l.dueAtMs());
                     // every retry late past the bound counts, the retry budget's holds too (no /providers sampler here)
                     figures.putAll(RetryLateness.check(late, outages, RETRIES_WITHIN, l -> false, softly));
+                    figures.putAll(hops(late, scheduledAt(checks, gateInput)));
                     // the retries due in the 10 s after each restart was ready: those the catch-up's provider windows held
                     for (int k = 0; k < KILLS; k++) {
                         List<RetryLateness.Late> after = RetryLateness.dueWhileDown(checks, watcher, load.tally(),
@@ -93,6 +99,39 @@ class RetriesAfterCrashesIT {
                 }
             }
         });
+    }
+
+    /**
+     * When the scheduler forwarded each retry to the provider gate: the record time of its first record on the gate's
+     * input topic (the scheduler stamps a retry with the wall clock as it forwards it), by result id.
+     */
+    private static Map<String, Long> scheduledAt(PipelineChecks checks, TopicWatcher gateInput) {
+        Map<String, Long> at = new HashMap<>();
+        for (TopicWatcher.Seen seen : gateInput.records(GATE_INPUT)) {
+            at.putIfAbsent(checks.decode(seen, RetryRequest.class).getResultId(), seen.record().timestamp());
+        }
+        return at;
+    }
+
+    /**
+     * Which hop the retries due while down waited in: from due to the scheduler's forwarding (the scheduler and the
+     * delay topics in front of it), and from there to visible on retry-ready (the gate's repartition hop); the 5
+     * latest with both times.
+     */
+    private static Map<String, Object> hops(List<RetryLateness.Late> late, Map<String, Long> scheduledAt) {
+        List<RetryLateness.Late> gated = late.stream().filter(l -> scheduledAt.containsKey(l.resultId())).toList();
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("retries due while down through the gate: count, max ms from due to the scheduler's forward, "
+                + "max ms from the scheduler's forward to visible", gated.size() + ", "
+                + gated.stream().mapToLong(l -> scheduledAt.get(l.resultId()) - l.dueAtMs()).max().orElse(0) + ", "
+                + gated.stream().mapToLong(l -> l.visibleAtMs() - scheduledAt.get(l.resultId())).max().orElse(0));
+        figures.put("retries due while down through the gate: the 5 latest (id, outage, due, scheduler forwarded, "
+                + "gate forwarded, visible)", gated.stream()
+                .sorted(Comparator.comparingLong(RetryLateness.Late::fromDueMs).reversed()).limit(5)
+                .map(l -> String.format("%s %d %d +%d +%d +%d", l.resultId(), l.outage(), l.dueAtMs(),
+                        scheduledAt.get(l.resultId()) - l.dueAtMs(), l.forwardedAtMs() - l.dueAtMs(),
+                        l.visibleAtMs() - l.dueAtMs())).toList());
+        return figures;
     }
 
     /** Waits until every retried result of the load is on retry-ready, or {@code atMost}. */
