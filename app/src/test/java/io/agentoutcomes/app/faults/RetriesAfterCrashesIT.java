@@ -24,14 +24,14 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * ({@code read_committed}) within {@link #RETRIES_WITHIN} of the service being ready again, counted as time ready, and
  * none forwarded before its due time. The gate's input is read too, to say which hop a late retry waited in.
  * <p>
- * It failed in three runs of four, two before and one after the provider windows were dated by when they were said:
- * on the shared machine the restarts took 6-16 s to ready, the scheduler forwarded the first outage's retries before
- * ready, and the provider gate, one repartition hop further and behind the restart's catch-up, passed them 4-13 s
- * after a later ready (the next kill came first). So it runs only with {@code -Dfault.open=true} (docs/operations.md,
- * Retries after a crash).
+ * Retries the retry budget held (issue 33: the bursts are over it at its defaults) count apart, as in
+ * {@link CrashRecoveryIT}, when {@code /providers} said so. On a quiet machine it passed twice (the rest at most 4.1
+ * and 5.8 s overdue while ready); on the shared machine under a load average of 10-26 the restarts' own throughput
+ * made it fail (docs/operations.md, Retries after a crash). It takes about 93 s, so it stays out of {@code .ci/run}
+ * for time: run it with {@code -Dfault.open=true}.
  */
 @EnabledIfSystemProperty(named = "fault.open", matches = "true",
-        disabledReason = "reproduces the open part of issue 29 item 4 (fails today): run with -Dfault.open=true")
+        disabledReason = "the default-backoff variant of CrashRecoveryIT's retry check, 93 s: run with -Dfault.open=true")
 class RetriesAfterCrashesIT {
     private static final int KILLS = 3;
     private static final int RETRY_BURST = 200;
@@ -56,7 +56,8 @@ class RetriesAfterCrashesIT {
                 figures.put("first start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
                 try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
                      TopicWatcher gateInput = new TopicWatcher(kafka.bootstrapServers(), List.of(GATE_INPUT));
-                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers())) {
+                     LoadProducer producer = new LoadProducer(kafka.bootstrapServers());
+                     RetryBudgetSampler budget = new RetryBudgetSampler(app)) {
                     MixedLoad load = new MixedLoad("late", app.registryUrl());
                     PipelineChecks checks = new PipelineChecks(app.registryUrl(), watcher);
                     producer.startSteady(load, 25, Duration.ofMillis(250));
@@ -85,8 +86,11 @@ class RetriesAfterCrashesIT {
                     softly.assertThat(late.size()).as("retries due while the service was down").isGreaterThanOrEqualTo(RETRY_BURST);
                     softly.assertThat(late).as("retries forwarded before their due time")
                             .noneMatch(l -> l.forwardedAtMs() < l.dueAtMs());
-                    // every retry late past the bound counts, the retry budget's holds too (no /providers sampler here)
-                    figures.putAll(RetryLateness.check(late, outages, RETRIES_WITHIN, l -> false, softly));
+                    // held by the budget, as in CrashRecoveryIT: /providers said the scope's retry budget alone held its
+                    // retries between the last time the service was ready before the retry left and the moment it left
+                    figures.putAll(RetryLateness.check(late, outages, RETRIES_WITHIN,
+                            l -> budget.exhausted(l.scope(), l.visibleAtMs() - l.fromReadyMs(), l.forwardedAtMs()), softly));
+                    figures.put("/providers samples of the retry budget", budget.samples());
                     figures.putAll(hops(late, scheduledAt(checks, gateInput)));
                     // the retries due in the 10 s after each restart was ready: those the catch-up's provider windows held
                     for (int k = 0; k < KILLS; k++) {
