@@ -3,7 +3,7 @@ package io.agentoutcomes.app.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.avro.ProviderState;
-import io.agentoutcomes.topology.provider.ProviderGateTopology;
+import io.agentoutcomes.topology.provider.ProviderGateStores;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -104,7 +104,7 @@ class ProviderGateMetersTest {
         @Override
         @SuppressWarnings("unchecked")
         public <R> StateQueryResult<R> query(StateQueryRequest<R> request) {
-            assertThat(request.getStoreName()).isEqualTo(ProviderGateTopology.STATE_STORE);
+            assertThat(request.getStoreName()).isEqualTo(ProviderGateStores.STATE_STORE);
             List<KeyValue<String, ProviderState>> scopes = new ArrayList<>();
             for (int i = 0; i < SCOPES; i++) {
                 scopes.add(KeyValue.pair("openai|model-" + i, ProviderState.newBuilder().setProvider("openai")

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.classify.TaskStates.TaskState;
 import io.agentoutcomes.topology.punctuation.Punctuators;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
@@ -34,6 +36,15 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * @param <V> the completion: {@code AgentResult} or {@code NodeFinished}
  */
 public final class TaskClassifier<V> implements Processor<String, V, String, ClassifiedOutcome> {
+    /** The task store of agent results. */
+    public static final String AGENT_TASKS_STORE = "agent-tasks";
+    /** The task store of workflow nodes ({@code jobId/nodeId}). */
+    public static final String NODE_TASKS_STORE = "node-tasks";
+    /**
+     * How many tasks' decoded states a stream task keeps in memory (each a few hundred bytes to a few KB with its
+     * recent result ids); the others are read from the store when they come again.
+     */
+    static final int TASKS_IN_MEMORY = 10_000;
     /** Prefixes a redrive id among a task's recent result ids: no result id the pipeline makes starts with it. */
     static final String REDRIVE_MARK_PREFIX = "redrive:";
     private final RetryPolicy policy;
@@ -62,6 +73,17 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         this.storeName = storeName;
         this.retention = retention;
         this.budgetGuards = budgetGuards;
+    }
+
+    /**
+     * The classifier with its task store {@code storeName}: decoded states kept in memory, so a task completed several
+     * times within one commit interval is decoded once and written to its changelog once.
+     */
+    static <V> ProcessorSupplier<String, V, String, ClassifiedOutcome> supplier(RetryPolicy policy, TaskKind<V> kind,
+                                                                                String storeName, TaskRetention retention,
+                                                                                BudgetGuard.Factory budgetGuards) {
+        return new StoreOwningSupplier<>(() -> new TaskClassifier<>(policy, kind, storeName, retention, budgetGuards),
+                WriteBehindStore.builder(storeName, TaskStates::new, TASKS_IN_MEMORY));
     }
 
     @Override
