@@ -10,7 +10,7 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
-/** The budget stage's stores: {@link BudgetKeeper}'s two, and the global store classification reads. */
+/** The budget stage's stores: the keeper's two, and the global store classification reads. */
 public final class BudgetStores {
     /** Spend per budget and value, current and previous period ({@link BudgetState}). */
     public static final String SPEND_STORE = "budget-spend";

@@ -2,16 +2,16 @@ package io.agentoutcomes.topology.provider;
 
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.serde.AvroSerde;
-import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.util.Map;
-import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.processor.api.ProcessorSupplier;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The provider gate's stores, as {@link ProviderGate} keeps them and the HTTP queries and meters read them, and the
- * gate's supplier, which declares them.
+ * The provider gate's stores, as the gate keeps them and the HTTP queries and meters read them; the gate's supplier
+ * declares these builders, which a second processor of the gate would share.
  */
 public final class ProviderGateStores {
     /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */
@@ -22,12 +22,12 @@ public final class ProviderGateStores {
     private ProviderGateStores() {
     }
 
-    /** The gate with its two stores: the scopes' states, then the held retries. */
-    static ProcessorSupplier<String, SpecificRecord, String, Object> gate(ProviderGateSettings settings, Fallbacks fallbacks,
-                                                                         Map<String, ?> serdeConfig) {
-        return new StoreOwningSupplier<>(() -> new ProviderGate(settings, fallbacks),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(),
-                        AvroSerde.specific(ProviderState.class).configured(serdeConfig, false)),
-                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.Bytes(), Serdes.ByteArray()));
+    static StoreBuilder<KeyValueStore<String, ProviderState>> states(Map<String, ?> serdeConfig) {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(),
+                AvroSerde.specific(ProviderState.class).configured(serdeConfig, false));
+    }
+
+    static StoreBuilder<KeyValueStore<Bytes, byte[]>> held() {
+        return Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.Bytes(), Serdes.ByteArray());
     }
 }

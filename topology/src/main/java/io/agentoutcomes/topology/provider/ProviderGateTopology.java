@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.fallback.FallbackChains;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -61,7 +62,8 @@ public final class ProviderGateTopology {
                         .withNumberOfPartitions(settings.partitions()), chains, settings))
                 .mapValues(signal -> (SpecificRecord) signal, Named.as("provider-signals-as-input"));
         KStream<String, Object> gated = retries.merge(signals, Named.as("provider-gate-input"))
-                .process(ProviderGateStores.gate(settings, fallbacks, topics.serdeConfig), Named.as("provider-gate"));
+                .process(new StoreOwningSupplier<>(() -> new ProviderGate(settings, fallbacks),
+                        ProviderGateStores.states(topics.serdeConfig), ProviderGateStores.held()), Named.as("provider-gate"));
         gated.to(topics.retryReady.name(), produced(topics.retryReady, ProviderGate.RETRIES));
         gated.to(topics.providerHealth.name(), produced(topics.providerHealth, ProviderGate.HEALTH));
         gated.to(topics.deadLetter.name(), produced(topics.deadLetter, ProviderGate.DEAD_LETTERS));

@@ -10,7 +10,7 @@ import org.apache.kafka.streams.state.Stores;
 import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 
 /**
- * The replay stage's stores, as {@link ReplayFold} writes them and the HTTP queries read them: each job's state in
+ * The replay stage's stores, as the fold writes them and the HTTP queries read them: each job's state in
  * {@value #STORE}, and the index {@value #RECENT_STORE}, one entry per job keyed by {@link #recentKey}, so listing the
  * most recently updated jobs reads as many entries as it lists, not every job.
  */
