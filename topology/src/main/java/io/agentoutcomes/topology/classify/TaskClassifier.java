@@ -52,8 +52,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private final String storeName;
     private final TaskRetention retention;
     private final BudgetGuard.Factory budgetGuards;
-    private BudgetGuard budgets;
-    private final Random random = new Random();
+    /** The policy, a random source and the budgets' guard, for every classification of this task (from {@link #init}). */
+    private TaskKind.Context classifying;
     /** Made once: a method reference made in {@link #process} would be a new object per record. */
     private final Supplier<String> position = this::position;
     private ProcessorContext<String, ClassifiedOutcome> context;
@@ -90,7 +90,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     public void init(ProcessorContext<String, ClassifiedOutcome> context) {
         this.context = context;
         this.tasks = WriteBehindStore.of(context, storeName);
-        this.budgets = budgetGuards.open(context);
+        this.classifying = new TaskKind.Context(policy, new Random(), budgetGuards.open(context));
         duplicates = sensor("duplicates");
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
@@ -130,8 +130,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             duplicates.record();
             return;
         }
-        ClassifiedOutcome outcome = kind.classify(value, resultId, state, policy, Instant.ofEpochMilli(now), random, budgets,
-                record.timestamp());
+        ClassifiedOutcome outcome = kind.classify(value, resultId, state, Instant.ofEpochMilli(now), record.timestamp(),
+                classifying);
         if (outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.IGNORE) {
             ignored.record();
         }
