@@ -12,7 +12,7 @@ import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.classify.RetryPolicy;
-import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
+import io.agentoutcomes.topology.schedule.RetryScheduler;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -213,7 +213,7 @@ final class SchedulerSuite extends ClusterSuite<List<SchedulerSuite.Result>> {
             return 0;
         }
         try (Stream<Path> files = Files.walk(streams)) {
-            return files.filter(p -> p.toString().contains("/rocksdb/" + RetrySchedulerTopology.PENDING_STORE + "/"))
+            return files.filter(p -> p.toString().contains("/rocksdb/" + RetryScheduler.PENDING_STORE + "/"))
                     .filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
         }
     }

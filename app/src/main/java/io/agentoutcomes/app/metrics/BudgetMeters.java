@@ -5,7 +5,7 @@ import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.topology.budget.Budget;
 import io.agentoutcomes.topology.budget.BudgetSettings;
-import io.agentoutcomes.topology.budget.BudgetTopology;
+import io.agentoutcomes.topology.budget.BudgetStores;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,7 +25,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
  * The budgets seen from their stores (this instance's partitions): {@code agent_outcomes_budget_alerts_total{budget,
- * threshold}}, the alerts sent (counted in the changelogged store {@value BudgetTopology#ALERT_COUNTS_STORE} in the
+ * threshold}}, the alerts sent (counted in the changelogged store {@value BudgetStores#ALERT_COUNTS_STORE} in the
  * alert's own transaction, so a restart neither loses nor repeats a count), a series for every declared budget and
  * threshold from the start; {@code agent_outcomes_budget_spend_usd{budget,value}}, each value's spend in its latest
  * period (at most {@value #MAX_SPEND_SERIES} values); {@code agent_outcomes_budget_limit_usd{budget}}. Like the provider
@@ -66,14 +66,14 @@ public final class BudgetMeters {
             return;
         }
         Map<String, Long> counted = new HashMap<>();
-        this.<Long>read(BudgetTopology.ALERT_COUNTS_STORE, (key, count) -> counted.merge(key, count, Long::sum));
+        this.<Long>read(BudgetStores.ALERT_COUNTS_STORE, (key, count) -> counted.merge(key, count, Long::sum));
         counted.forEach((key, count) -> {
             AtomicLong meter = alerts.get(key);
             if (meter != null) {
                 meter.set(count);
             }
         });
-        this.<BudgetState>read(BudgetTopology.SPEND_STORE, (key, state) -> {
+        this.<BudgetState>read(BudgetStores.SPEND_STORE, (key, state) -> {
             if (state.getPeriods().isEmpty() || !spend.containsKey(key) && spend.size() >= MAX_SPEND_SERIES) {
                 return;
             }

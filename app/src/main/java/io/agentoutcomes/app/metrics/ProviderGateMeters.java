@@ -2,7 +2,7 @@ package io.agentoutcomes.app.metrics;
 
 import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
-import io.agentoutcomes.topology.provider.ProviderGateTopology;
+import io.agentoutcomes.topology.provider.ProviderGateStores;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,7 +20,7 @@ import org.apache.kafka.streams.query.StateQueryResult;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
 /**
- * The provider gate seen from its store ({@value ProviderGateTopology#STATE_STORE}, this instance's partitions), per
+ * The provider gate seen from its store ({@value ProviderGateStores#STATE_STORE}, this instance's partitions), per
  * scope ({@code gen_ai_provider_name}, {@code gen_ai_request_model}; model {@value #ALL_MODELS} where the scope is the
  * provider alone): {@code agent_outcomes_provider_circuit_state} (0 closed, 1 half-open, 2 open),
  * {@code agent_outcomes_provider_retries_held}, {@code agent_outcomes_provider_circuit_transitions_total{to}} and
@@ -63,7 +63,7 @@ public final class ProviderGateMeters {
         }
         try {
             StateQueryResult<KeyValueIterator<String, ProviderState>> result = streams.query(StateQueryRequest
-                    .inStore(ProviderGateTopology.STATE_STORE).withQuery(RangeQuery.<String, ProviderState>withNoBounds())
+                    .inStore(ProviderGateStores.STATE_STORE).withQuery(RangeQuery.<String, ProviderState>withNoBounds())
                     .requireActive());
             for (QueryResult<KeyValueIterator<String, ProviderState>> partition : result.getPartitionResults().values()) {
                 if (!partition.isSuccess()) {

@@ -1,7 +1,7 @@
 package io.agentoutcomes.app.metrics;
 
 import io.agentoutcomes.topology.schedule.PendingRetryKey;
-import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
+import io.agentoutcomes.topology.schedule.RetryScheduler;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,7 +17,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 
 /**
- * The retry scheduler seen from its store ({@link RetrySchedulerTopology#PENDING_STORE}, this instance's partitions):
+ * The retry scheduler seen from its store ({@link RetryScheduler#PENDING_STORE}, this instance's partitions):
  * {@code agent_outcomes_retries_pending}, the retries waiting for their due time (RocksDB's estimate of the store's
  * entries), and {@code agent_outcomes_retry_overdue_seconds}, how far past its due time the oldest retry still waiting
  * is (0 when none is due): the scheduler's lateness, which grows when it falls behind. The store keeps retries in due
@@ -45,10 +45,10 @@ public final class RetryScheduleMeters {
             return;
         }
         try {
-            long entries = streams.store(StoreQueryParameters.fromNameAndType(RetrySchedulerTopology.PENDING_STORE,
+            long entries = streams.store(StoreQueryParameters.fromNameAndType(RetryScheduler.PENDING_STORE,
                     QueryableStoreTypes.<Bytes, byte[]>keyValueStore())).approximateNumEntries();
             StateQueryResult<KeyValueIterator<Bytes, byte[]>> result = streams.query(StateQueryRequest
-                    .inStore(RetrySchedulerTopology.PENDING_STORE).withQuery(RangeQuery.<Bytes, byte[]>withNoBounds())
+                    .inStore(RetryScheduler.PENDING_STORE).withQuery(RangeQuery.<Bytes, byte[]>withNoBounds())
                     .requireActive());
             long now = System.currentTimeMillis();
             long oldestOverdue = 0;

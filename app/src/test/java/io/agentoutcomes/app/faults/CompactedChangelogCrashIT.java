@@ -19,8 +19,8 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.budget.BudgetPeriods;
-import io.agentoutcomes.topology.budget.BudgetTopology;
-import io.agentoutcomes.topology.provider.ProviderGateTopology;
+import io.agentoutcomes.topology.budget.BudgetStores;
+import io.agentoutcomes.topology.provider.ProviderGateStores;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -52,8 +52,8 @@ import org.junit.jupiter.api.Test;
  */
 class CompactedChangelogCrashIT {
     private static final List<String> TENANTS = List.of("tenant-a", "tenant-b");
-    private static final List<String> STORES = List.of(ProviderGateTopology.STATE_STORE, BudgetTopology.SPEND_STORE,
-            BudgetTopology.ALERT_COUNTS_STORE);
+    private static final List<String> STORES = List.of(ProviderGateStores.STATE_STORE, BudgetStores.SPEND_STORE,
+            BudgetStores.ALERT_COUNTS_STORE);
     /** Results per tenant and day: $0.05 each, $1.50 in all, crossing 50 % at the 10th, 80 % at the 16th, 100 % at the 20th. */
     private static final int PER_DAY = 30;
     private static final int FLAKY = 40;

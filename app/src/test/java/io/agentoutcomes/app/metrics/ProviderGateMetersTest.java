@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.agentoutcomes.avro.FallbackCause;
 import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
+import io.agentoutcomes.topology.provider.ProviderGateStores;
 import io.micrometer.core.instrument.FunctionCounter;
-import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.nio.file.Path;
@@ -123,7 +123,7 @@ class ProviderGateMetersTest {
         @Override
         @SuppressWarnings("unchecked")
         public <R> StateQueryResult<R> query(StateQueryRequest<R> request) {
-            assertThat(request.getStoreName()).isEqualTo(ProviderGateTopology.STATE_STORE);
+            assertThat(request.getStoreName()).isEqualTo(ProviderGateStores.STATE_STORE);
             List<KeyValue<String, ProviderState>> scopes = new ArrayList<>();
             for (int i = 0; i < SCOPES; i++) {
                 scopes.add(KeyValue.pair("openai|model-" + i, ProviderState.newBuilder().setProvider("openai")

@@ -11,7 +11,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Cost, token and retry analytics per agent, model and provider, in tumbling windows of 1 minute and 1 hour and as
@@ -23,15 +22,10 @@ import org.apache.kafka.streams.state.Stores;
  * {@code agent-metrics-1m} / {@code agent-metrics-1h} on every change and once more, marked closed, when every task
  * that may still send partials for it is past its end plus the grace period ({@link SourceProgress}); a partial for a
  * window already closed is dropped and counted. The store
- * {@value #WINDOWS_STORE} keeps running totals (size {@code total}) and closed windows for a while (1m windows two
+ * {@value WindowMerger#WINDOWS_STORE} keeps running totals (size {@code total}) and closed windows for a while (1m windows two
  * hours, 1h windows seven days), for queries and the dashboard.
  */
 public final class AnalyticsTopology {
-    public static final String PARTIALS_STORE = "analytics-partials";
-    public static final String WINDOWS_STORE = "analytics-windows";
-    /** The merge step's record of how far each source of partials has got ({@link SourceProgress}). */
-    public static final String SOURCES_STORE = "analytics-sources";
-
     private AnalyticsTopology() {
     }
 
@@ -63,16 +57,11 @@ public final class AnalyticsTopology {
     /** Adds the analytics stage over {@link #events}. */
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, Object> events, AnalyticsSettings settings) {
         Serde<AgentMetrics> serde = AvroSerde.specific(AgentMetrics.class).configured(topics.serdeConfig, false);
-        builder.addStateStore(PartialAggregatesStore.builder(PARTIALS_STORE, serde));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
-                .withCachingEnabled());
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SOURCES_STORE), Serdes.Integer(),
-                Serdes.Long()));
         KStream<String, AgentMetrics> windows = events
-                .process(() -> new PreAggregator(settings), Named.as("analytics-pre-aggregate"), PARTIALS_STORE)
+                .process(PreAggregator.supplier(settings, serde), Named.as("analytics-pre-aggregate"))
                 .repartition(Repartitioned.with(Serdes.String(), serde).withName("analytics-partials")
                         .withStreamPartitioner(new SourceProgress.Partitioner<>()))
-                .process(() -> new WindowMerger(settings.grace()), Named.as("analytics-merge"), WINDOWS_STORE, SOURCES_STORE);
+                .process(WindowMerger.supplier(settings.grace(), serde), Named.as("analytics-merge"));
         windows.filter((key, metrics) -> metrics.getWindowStart() != null
                         && WindowKey.decode(key).size() == WindowSize.ONE_MINUTE, Named.as("analytics-1m"))
                 .to(topics.agentMetrics1m.name(), topics.agentMetrics1m.produced().withName("write-agent-metrics-1m"));

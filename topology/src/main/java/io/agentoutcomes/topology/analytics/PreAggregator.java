@@ -1,16 +1,17 @@
 package io.agentoutcomes.topology.analytics;
 
-import static io.agentoutcomes.topology.analytics.AnalyticsTopology.PARTIALS_STORE;
-
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.topology.punctuation.Punctuators;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.time.Duration;
 import java.util.Set;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
@@ -18,6 +19,8 @@ import org.apache.kafka.streams.processor.api.Record;
  * and forwards every flush interval those and the hour and running-total partials made from them.
  */
 public final class PreAggregator implements Processor<String, Object, String, AgentMetrics> {
+    /** The task's local partial aggregates ({@link PartialAggregatesStore}). */
+    public static final String PARTIALS_STORE = "analytics-partials";
     private final Duration flushInterval;
     private final Set<Dimension> keyed;
     private final DimensionCap cap;
@@ -37,6 +40,11 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
         this.flushInterval = settings.flushInterval();
         this.keyed = settings.dimensions();
         this.cap = new DimensionCap(keyed, settings.maxDimensionValues());
+    }
+
+    /** The pre-aggregator with its store of partials. */
+    static ProcessorSupplier<String, Object, String, AgentMetrics> supplier(AnalyticsSettings settings, Serde<AgentMetrics> serde) {
+        return new StoreOwningSupplier<>(() -> new PreAggregator(settings), PartialAggregatesStore.builder(PARTIALS_STORE, serde));
     }
 
     @Override

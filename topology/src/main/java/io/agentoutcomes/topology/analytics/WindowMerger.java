@@ -1,26 +1,32 @@
 package io.agentoutcomes.topology.analytics;
 
-import static io.agentoutcomes.topology.analytics.AnalyticsTopology.SOURCES_STORE;
-import static io.agentoutcomes.topology.analytics.AnalyticsTopology.WINDOWS_STORE;
-
 import io.agentoutcomes.avro.AgentMetrics;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 
 /**
  * Merges partials into window aggregates, publishes each change, and closes windows after their grace, by the progress
  * of every source of partials ({@link SourceProgress}).
  */
 public final class WindowMerger implements Processor<String, AgentMetrics, String, AgentMetrics> {
+    /** Running totals and closed windows, keyed by {@link WindowKey}: the store the queries and the dashboard read. */
+    public static final String WINDOWS_STORE = "analytics-windows";
+    /** How far each source of partials has got ({@link SourceProgress}). */
+    public static final String SOURCES_STORE = "analytics-sources";
     /** Windows end on whole minutes: which are closed changes only when the close time passes one. */
     private static final long MINUTE_MS = 60_000;
     private final Duration grace;
@@ -39,6 +45,14 @@ public final class WindowMerger implements Processor<String, AgentMetrics, Strin
 
     WindowMerger(Duration grace) {
         this.grace = grace;
+    }
+
+    /** The merger with its stores of windows (cached) and of the sources' progress (in memory, changelogged). */
+    static ProcessorSupplier<String, AgentMetrics, String, AgentMetrics> supplier(Duration grace, Serde<AgentMetrics> serde) {
+        return new StoreOwningSupplier<>(() -> new WindowMerger(grace),
+                Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(WINDOWS_STORE), Serdes.String(), serde)
+                        .withCachingEnabled(),
+                Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(SOURCES_STORE), Serdes.Integer(), Serdes.Long()));
     }
 
     @Override

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.budget;
 
-import static io.agentoutcomes.topology.budget.BudgetTopology.ALERT_COUNTS_STORE;
-import static io.agentoutcomes.topology.budget.BudgetTopology.SPEND_STORE;
+import static io.agentoutcomes.topology.budget.BudgetStores.ALERT_COUNTS_STORE;
+import static io.agentoutcomes.topology.budget.BudgetStores.SPEND_STORE;
 
 import io.agentoutcomes.avro.BudgetAlert;
 import io.agentoutcomes.avro.BudgetCharge;
@@ -10,14 +10,17 @@ import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.BudgetStatus;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.topology.punctuation.Punctuators;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -46,6 +49,12 @@ final class BudgetKeeper implements Processor<String, BudgetCharge, String, Obje
 
     BudgetKeeper(BudgetSettings settings) {
         this.settings = settings;
+    }
+
+    /** The keeper with its stores of spend and alert counts ({@link BudgetStores}). */
+    static ProcessorSupplier<String, BudgetCharge, String, Object> supplier(BudgetSettings settings, Map<String, ?> serdeConfig) {
+        return new StoreOwningSupplier<>(() -> new BudgetKeeper(settings), BudgetStores.spend(serdeConfig),
+                BudgetStores.alertCounts());
     }
 
     @Override

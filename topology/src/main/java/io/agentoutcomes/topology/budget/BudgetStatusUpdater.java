@@ -12,7 +12,7 @@ final class BudgetStatusUpdater implements Processor<String, BudgetStatus, Void,
 
     @Override
     public void init(ProcessorContext<Void, Void> context) {
-        store = context.getStateStore(BudgetTopology.STATUS_STORE);
+        store = context.getStateStore(BudgetStores.STATUS_STORE);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.agentoutcomes.topology.budget;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.BudgetCharge;
-import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.BudgetStatus;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Money;
@@ -22,7 +21,6 @@ import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Cost budgets: each costed agent outcome (one per completion: classification dropped the duplicates) is charged to
@@ -33,18 +31,11 @@ import org.apache.kafka.streams.state.Stores;
  * no budget is declared.
  */
 public final class BudgetTopology {
-    /** Spend per budget and value, current and previous period ({@link BudgetState}). */
-    public static final String SPEND_STORE = "budget-spend";
-    /** Alerts sent per budget and threshold (keys {@code <budget>U+001F<threshold>}), for {@code /metrics}. */
-    public static final String ALERT_COUNTS_STORE = "budget-alert-counts";
-    /** The global store of {@code budget-status}, read by classification. */
-    public static final String STATUS_STORE = "budget-status";
-
     private BudgetTopology() {
     }
 
     /**
-     * The budgets' status as classification reads it, from the global store {@value #STATUS_STORE} that
+     * The budgets' status as classification reads it, from the global store {@value BudgetStores#STATUS_STORE} that
      * {@link #build} adds when a budget stops retries; otherwise no guard. Needs no builder: a global store is read
      * from any processor, so it is added with the optional stages, last, and numbers no other sub-topology.
      */
@@ -53,7 +44,7 @@ public final class BudgetTopology {
             return BudgetGuard.Factory.NONE;
         }
         return context -> {
-            KeyValueStore<String, BudgetStatus> store = context.getStateStore(STATUS_STORE);
+            KeyValueStore<String, BudgetStatus> store = context.getStateStore(BudgetStores.STATUS_STORE);
             return new BudgetStatusGuard(settings, store::get);
         };
     }
@@ -69,18 +60,13 @@ public final class BudgetTopology {
                 .flatMap((task, outcome) -> charges(outcome, settings), Named.as("charge-budgets"))
                 .repartition(Repartitioned.with(Serdes.String(), chargeSerde).withName("budget-charges")
                         .withNumberOfPartitions(settings.partitions()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(SPEND_STORE), Serdes.String(),
-                AvroSerde.specific(BudgetState.class).configured(topics.serdeConfig, false)));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALERT_COUNTS_STORE), Serdes.String(),
-                Serdes.Long()));
-        KStream<String, Object> kept = charges.process(() -> new BudgetKeeper(settings), Named.as("budget-keeper"),
-                SPEND_STORE, ALERT_COUNTS_STORE);
+        KStream<String, Object> kept = charges.process(BudgetKeeper.supplier(settings, topics.serdeConfig),
+                Named.as("budget-keeper"));
         kept.to(topics.budgetAlerts.name(), produced(topics.budgetAlerts, BudgetKeeper.ALERTS));
         kept.to(topics.budgetStatus.name(), produced(topics.budgetStatus, BudgetKeeper.STATUS));
         if (settings.stopsRetries()) {
-            // In memory: the topic is compacted and small (one record per budget value exhausted), read again at start.
-            builder.addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STATUS_STORE), Serdes.String(),
-                            topics.budgetStatus.valueSerde()).withLoggingDisabled(), topics.budgetStatus.name(),
+            // A global store is added with its source, not declared by its processor's supplier.
+            builder.addGlobalStore(BudgetStores.status(topics.budgetStatus.valueSerde()), topics.budgetStatus.name(),
                     Consumed.with(topics.budgetStatus.keySerde(), topics.budgetStatus.valueSerde()).withName("read-budget-status"),
                     BudgetStatusUpdater::new);
         }

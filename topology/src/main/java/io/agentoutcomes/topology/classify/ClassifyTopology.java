@@ -5,7 +5,6 @@ import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.fallback.FallbackChains;
-import io.agentoutcomes.topology.state.WriteBehindStore;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
@@ -20,14 +19,6 @@ import org.apache.kafka.streams.kstream.Produced;
  * is a task too: {@code jobId/nodeId}.
  */
 public final class ClassifyTopology {
-    public static final String AGENT_TASKS_STORE = "agent-tasks";
-    public static final String NODE_TASKS_STORE = "node-tasks";
-    /**
-     * How many tasks' decoded states a stream task keeps in memory (each a few hundred bytes to a few KB with its
-     * recent result ids); the others are read from the store when they come again.
-     */
-    static final int TASKS_IN_MEMORY = 10_000;
-
     private ClassifyTopology() {
     }
 
@@ -47,21 +38,17 @@ public final class ClassifyTopology {
     public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention,
                                       BudgetGuard.Factory budgets) {
         return new Classified(
-                classify(builder, intake.agentResults(), TaskKind.AGENT_RESULTS, AGENT_TASKS_STORE, "classify-agent-results",
-                        policy, retention, budgets),
-                classify(builder, intake.nodeFinished(), TaskKind.NODE_FINISHED, NODE_TASKS_STORE, "classify-node-finished",
-                        policy, retention, BudgetGuard.Factory.NONE));
+                classify(intake.agentResults(), TaskKind.AGENT_RESULTS, TaskClassifier.AGENT_TASKS_STORE,
+                        "classify-agent-results", policy, retention, budgets),
+                classify(intake.nodeFinished(), TaskKind.NODE_FINISHED, TaskClassifier.NODE_TASKS_STORE,
+                        "classify-node-finished", policy, retention, BudgetGuard.Factory.NONE));
     }
 
     /** One kind of completion classified by a {@link TaskClassifier} with its own task store. */
-    static <V> KStream<String, ClassifiedOutcome> classify(StreamsBuilder builder, KStream<String, V> completions,
-                                                                   TaskKind<V> kind, String store, String name,
-                                                                   RetryPolicy policy, TaskRetention retention,
-                                                                   BudgetGuard.Factory budgets) {
-        // Decoded states kept in memory: a task completed several times within one commit interval is decoded once
-        // and written to its changelog once.
-        builder.addStateStore(WriteBehindStore.builder(store, TaskStates::new, TASKS_IN_MEMORY));
-        return completions.process(() -> new TaskClassifier<>(policy, kind, store, retention, budgets), Named.as(name), store);
+    static <V> KStream<String, ClassifiedOutcome> classify(KStream<String, V> completions, TaskKind<V> kind, String store,
+                                                           String name, RetryPolicy policy, TaskRetention retention,
+                                                           BudgetGuard.Factory budgets) {
+        return completions.process(TaskClassifier.supplier(policy, kind, store, retention, budgets), Named.as(name));
     }
 
     /** Writes each outcome to the topics its decision names ({@link OutcomeRouter}), each through a sink of its own. */

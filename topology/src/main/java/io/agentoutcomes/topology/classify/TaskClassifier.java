@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.classify.TaskStates.TaskState;
 import io.agentoutcomes.topology.punctuation.Punctuators;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import io.agentoutcomes.topology.state.WriteBehindStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -16,6 +17,7 @@ import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 
@@ -34,6 +36,15 @@ import org.apache.kafka.streams.state.KeyValueIterator;
  * @param <V> the completion: {@code AgentResult} or {@code NodeFinished}
  */
 public final class TaskClassifier<V> implements Processor<String, V, String, ClassifiedOutcome> {
+    /** The task store of agent results. */
+    public static final String AGENT_TASKS_STORE = "agent-tasks";
+    /** The task store of workflow nodes ({@code jobId/nodeId}). */
+    public static final String NODE_TASKS_STORE = "node-tasks";
+    /**
+     * How many tasks' decoded states a stream task keeps in memory (each a few hundred bytes to a few KB with its
+     * recent result ids); the others are read from the store when they come again.
+     */
+    static final int TASKS_IN_MEMORY = 10_000;
     /** Prefixes a redrive id among a task's recent result ids: no result id the pipeline makes starts with it. */
     static final String REDRIVE_MARK_PREFIX = "redrive:";
     private final RetryPolicy policy;
@@ -41,8 +52,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
     private final String storeName;
     private final TaskRetention retention;
     private final BudgetGuard.Factory budgetGuards;
-    private BudgetGuard budgets;
-    private final Random random = new Random();
+    /** The policy, a random source and the budgets' guard, for every classification of this task (from {@link #init}). */
+    private TaskKind.Context classifying;
     /** Made once: a method reference made in {@link #process} would be a new object per record. */
     private final Supplier<String> position = this::position;
     private ProcessorContext<String, ClassifiedOutcome> context;
@@ -64,11 +75,22 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         this.budgetGuards = budgetGuards;
     }
 
+    /**
+     * The classifier with its task store {@code storeName}: decoded states kept in memory, so a task completed several
+     * times within one commit interval is decoded once and written to its changelog once.
+     */
+    static <V> ProcessorSupplier<String, V, String, ClassifiedOutcome> supplier(RetryPolicy policy, TaskKind<V> kind,
+                                                                                String storeName, TaskRetention retention,
+                                                                                BudgetGuard.Factory budgetGuards) {
+        return new StoreOwningSupplier<>(() -> new TaskClassifier<>(policy, kind, storeName, retention, budgetGuards),
+                WriteBehindStore.builder(storeName, TaskStates::new, TASKS_IN_MEMORY));
+    }
+
     @Override
     public void init(ProcessorContext<String, ClassifiedOutcome> context) {
         this.context = context;
         this.tasks = WriteBehindStore.of(context, storeName);
-        this.budgets = budgetGuards.open(context);
+        this.classifying = new TaskKind.Context(policy, new Random(), budgetGuards.open(context));
         duplicates = sensor("duplicates");
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
@@ -108,8 +130,8 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
             duplicates.record();
             return;
         }
-        ClassifiedOutcome outcome = kind.classify(value, resultId, state, policy, Instant.ofEpochMilli(now), random, budgets,
-                record.timestamp());
+        ClassifiedOutcome outcome = kind.classify(value, resultId, state, Instant.ofEpochMilli(now), record.timestamp(),
+                classifying);
         if (outcome.getDecision() != null && outcome.getDecision().getHandling() == ErrorHandling.IGNORE) {
             ignored.record();
         }

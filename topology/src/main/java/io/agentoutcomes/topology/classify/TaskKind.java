@@ -15,9 +15,15 @@ interface TaskKind<V> {
     /** The completion's idempotency key; {@code position} (topic/partition/offset) is asked for only where needed. */
     String resultId(V value, Supplier<String> position);
 
+    /**
+     * What a task's classifier hands every classification of its completions: made once per stream task, so a record
+     * costs no object for it.
+     */
+    record Context(RetryPolicy policy, Random random, BudgetGuard budgets) {
+    }
+
     /** @param eventTime the completion's record timestamp, which decides the budget period its retry is checked in */
-    ClassifiedOutcome classify(V value, String resultId, TaskAttempts before, RetryPolicy policy, Instant now,
-                               Random random, BudgetGuard budgets, long eventTime);
+    ClassifiedOutcome classify(V value, String resultId, TaskAttempts before, Instant now, long eventTime, Context context);
 
     TaskKind<AgentResult> AGENT_RESULTS = new TaskKind<>() {
         @Override
@@ -31,9 +37,10 @@ interface TaskKind<V> {
         }
 
         @Override
-        public ClassifiedOutcome classify(AgentResult value, String resultId, TaskAttempts before, RetryPolicy policy,
-                                          Instant now, Random random, BudgetGuard budgets, long eventTime) {
-            return Classification.classify(value, before, policy, now, random, budgets, eventTime);
+        public ClassifiedOutcome classify(AgentResult value, String resultId, TaskAttempts before, Instant now,
+                                          long eventTime, Context context) {
+            return Classification.classify(value, before, context.policy(), now, context.random(), context.budgets(),
+                    eventTime);
         }
     };
 
@@ -49,10 +56,10 @@ interface TaskKind<V> {
         }
 
         @Override
-        public ClassifiedOutcome classify(NodeFinished value, String resultId, TaskAttempts before, RetryPolicy policy,
-                                          Instant now, Random random, BudgetGuard budgets, long eventTime) {
+        public ClassifiedOutcome classify(NodeFinished value, String resultId, TaskAttempts before, Instant now,
+                                          long eventTime, Context context) {
             // A node's event names no agent and carries no cost: no budget counts it.
-            return Classification.classifyNode(value, resultId, before, policy, now, random);
+            return Classification.classifyNode(value, resultId, before, context.policy(), now, context.random());
         }
     };
 }

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
- * The key of a held retry in the store {@value ProviderGateTopology#HELD_STORE}: the scope's key (its length, then
+ * The key of a held retry in the store {@value ProviderGateStores#HELD_STORE}: the scope's key (its length, then
  * its bytes, so no scope's keys are a prefix of another's), the due time as a big-endian 8-byte number (so a scope's
  * retries come out oldest first), then the task id's length and the task id, then the result id.
  */

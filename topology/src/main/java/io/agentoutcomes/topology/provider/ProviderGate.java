@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.provider;
 
-import static io.agentoutcomes.topology.provider.ProviderGateTopology.HELD_STORE;
-import static io.agentoutcomes.topology.provider.ProviderGateTopology.STATE_STORE;
+import static io.agentoutcomes.topology.provider.ProviderGateStores.HELD_STORE;
+import static io.agentoutcomes.topology.provider.ProviderGateStores.STATE_STORE;
 
 import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.ClassifiedOutcome;

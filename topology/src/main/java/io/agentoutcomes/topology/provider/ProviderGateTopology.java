@@ -2,12 +2,12 @@ package io.agentoutcomes.topology.provider;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ProviderSignal;
-import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.fallback.FallbackChains;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.serialization.Serde;
@@ -18,7 +18,6 @@ import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.kstream.Repartitioned;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Fleet-wide pacing and circuits per provider: due retries of a provider's results pass the {@link ProviderGate} of
@@ -29,11 +28,6 @@ import org.apache.kafka.streams.state.Stores;
  * declared for their model, go straight on.
  */
 public final class ProviderGateTopology {
-    /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */
-    public static final String STATE_STORE = "provider-state";
-    /** The retries a scope's circuit, request budget or retry budget holds, keyed by {@link HeldRetryKey}. */
-    public static final String HELD_STORE = "provider-held";
-
     private ProviderGateTopology() {
     }
 
@@ -67,12 +61,9 @@ public final class ProviderGateTopology {
                 .repartition(partitioned(Repartitioned.with(Serdes.String(), signalSerde).withName("provider-signals")
                         .withNumberOfPartitions(settings.partitions()), chains, settings))
                 .mapValues(signal -> (SpecificRecord) signal, Named.as("provider-signals-as-input"));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(STATE_STORE), Serdes.String(),
-                AvroSerde.specific(ProviderState.class).configured(topics.serdeConfig, false)));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(HELD_STORE), Serdes.Bytes(),
-                Serdes.ByteArray()));
         KStream<String, Object> gated = retries.merge(signals, Named.as("provider-gate-input"))
-                .process(() -> new ProviderGate(settings, fallbacks), Named.as("provider-gate"), STATE_STORE, HELD_STORE);
+                .process(new StoreOwningSupplier<>(() -> new ProviderGate(settings, fallbacks),
+                        ProviderGateStores.states(topics.serdeConfig), ProviderGateStores.held()), Named.as("provider-gate"));
         gated.to(topics.retryReady.name(), produced(topics.retryReady, ProviderGate.RETRIES));
         gated.to(topics.providerHealth.name(), produced(topics.providerHealth, ProviderGate.HEALTH));
         gated.to(topics.deadLetter.name(), produced(topics.deadLetter, ProviderGate.DEAD_LETTERS));

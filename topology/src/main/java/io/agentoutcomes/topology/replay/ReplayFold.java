@@ -1,8 +1,8 @@
 package io.agentoutcomes.topology.replay;
 
-import static io.agentoutcomes.topology.replay.ReplayTopology.RECENT_STORE;
-import static io.agentoutcomes.topology.replay.ReplayTopology.STORE;
-import static io.agentoutcomes.topology.replay.ReplayTopology.recentKey;
+import static io.agentoutcomes.topology.replay.ReplayStores.RECENT_STORE;
+import static io.agentoutcomes.topology.replay.ReplayStores.STORE;
+import static io.agentoutcomes.topology.replay.ReplayStores.recentKey;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.Decision;
@@ -10,10 +10,13 @@ import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StopReason;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -30,6 +33,12 @@ public final class ReplayFold implements Processor<String, ClassifiedOutcome, St
 
     ReplayFold(ReplayLimits limits) {
         this.limits = limits;
+    }
+
+    /** The fold with its two stores ({@link ReplayStores}). */
+    static ProcessorSupplier<String, ClassifiedOutcome, String, JobReplayState> supplier(ReplayLimits limits,
+                                                                                        Map<String, ?> serdeConfig) {
+        return new StoreOwningSupplier<>(() -> new ReplayFold(limits), ReplayStores.states(serdeConfig), ReplayStores.recent());
     }
 
     @Override

@@ -2,29 +2,21 @@ package io.agentoutcomes.topology.replay;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.JobReplayState;
-import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.topology.Topics;
-import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Folds each job's {@code node_finished} events into its {@link JobReplayState} (the replay rules, see
- * {@link ReplayState}) in the queryable store {@value #STORE}, and publishes every change to the compacted
+ * {@link ReplayState}) in the queryable store {@value ReplayStores#STORE}, and publishes every change to the compacted
  * {@code replay-state} topic, keyed by job. Events are partitioned by job, so a job's events and state live in one task; each
  * comes with the classifier's decision on it, so a stop of the pipeline shows in the state. Each state is
  * kept within {@link ReplayLimits} by {@link ReplayBounds}.
- * Beside it, the index {@value #RECENT_STORE} holds one entry per job keyed by {@link #recentKey}, so listing the
- * most recently updated jobs reads as many entries as it lists, not every job.
+ * Beside it, the index {@value ReplayStores#RECENT_STORE} holds one entry per job keyed by
+ * {@link ReplayStores#recentKey}, so listing the most recently updated jobs reads as many entries as it lists.
  */
 public final class ReplayTopology {
-    /** The store the HTTP queries read. */
-    public static final String STORE = "job-replay-state";
-    /** The recent-jobs index: {@link #recentKey} to job id, newest update first in key order. */
-    public static final String RECENT_STORE = "job-replay-recent";
-
     private ReplayTopology() {
     }
 
@@ -36,26 +28,8 @@ public final class ReplayTopology {
      */
     public static void build(StreamsBuilder builder, Topics topics, KStream<String, ClassifiedOutcome> nodeOutcomes,
                              ReplayLimits limits) {
-        builder.addStateStore(Stores.timestampedKeyValueStoreBuilder(Stores.persistentTimestampedKeyValueStore(STORE),
-                Serdes.String(), AvroSerde.specific(JobReplayState.class).configured(topics.serdeConfig, false)));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(RECENT_STORE),
-                Serdes.String(), Serdes.String()));
         nodeOutcomes
-                .process(() -> new ReplayFold(limits), Named.as("replay-fold"), STORE, RECENT_STORE)
+                .process(ReplayFold.supplier(limits, topics.serdeConfig), Named.as("replay-fold"))
                 .to(topics.replayState.name(), topics.replayState.produced().withName("write-replay-state"));
     }
-
-    /**
-     * The index key of a job: its update time subtracted from {@code Long.MAX_VALUE}, zero-padded, then the job id,
-     * so that string order is newest first, then by job id.
-     */
-    public static String recentKey(Long updatedAt, String jobId) {
-        long millis = updatedAt == null ? 0 : Math.max(0, updatedAt);
-        return String.format("%019d|%s", Long.MAX_VALUE - millis, jobId);
-    }
-
-    public static String jobIdOfRecentKey(String recentKey) {
-        return recentKey.substring(20);
-    }
-
 }

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.utils.Bytes;
 
 /**
- * The key of a retry in the scheduler's store {@value RetrySchedulerTopology#PENDING_STORE}: the due time as a
+ * The key of a retry in the scheduler's store {@value RetryScheduler#PENDING_STORE}: the due time as a
  * big-endian 8-byte number (so byte order is time order for every non-negative time, whatever its number of digits),
  * then the task id's length and the task id, then the result id. The one place that knows this layout.
  */

@@ -1,23 +1,28 @@
 package io.agentoutcomes.topology.schedule;
 
-import static io.agentoutcomes.topology.schedule.RetrySchedulerTopology.PENDING_STORE;
-
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.punctuation.Punctuators;
+import io.agentoutcomes.topology.state.StoreOwningSupplier;
+import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.ProcessorSupplier;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.Stores;
 
 /**
- * Holds each retry in the store {@value RetrySchedulerTopology#PENDING_STORE}, keyed by due time, and forwards it when
+ * Holds each retry in the store {@value #PENDING_STORE}, keyed by due time, and forwards it when
  * the wall clock reaches its due time: never before, and within one check interval after. A retry already due is
  * forwarded at once. A check forwards at most {@link SchedulerSettings#maxPerCheck} and the next resumes where it stopped.
  */
 public final class RetryScheduler implements Processor<String, RetryRequest, String, RetryRequest> {
+    /** The store of pending retries, keyed by {@link PendingRetryKey}, valued by {@link PendingRetries}. */
+    public static final String PENDING_STORE = "retry-pending";
+
     private final SchedulerSettings settings;
     private ProcessorContext<String, RetryRequest> context;
     private KeyValueStore<Bytes, byte[]> pending;
@@ -27,6 +32,12 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
 
     public RetryScheduler(SchedulerSettings settings) {
         this.settings = settings;
+    }
+
+    /** The scheduler with its store of pending retries. */
+    public static ProcessorSupplier<String, RetryRequest, String, RetryRequest> supplier(SchedulerSettings settings) {
+        return new StoreOwningSupplier<>(() -> new RetryScheduler(settings), Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(PENDING_STORE), Serdes.Bytes(), Serdes.ByteArray()));
     }
 
     @Override

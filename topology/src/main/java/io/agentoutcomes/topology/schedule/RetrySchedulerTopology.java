@@ -7,7 +7,6 @@ import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
-import org.apache.kafka.streams.state.Stores;
 
 /**
  * Holds retries from the {@code retry-delay-<tier>} topics in a persistent store ordered by due time, and forwards
@@ -22,20 +21,15 @@ import org.apache.kafka.streams.state.Stores;
  * deleted entries before that point (RocksDB tombstones) are not scanned again every interval.
  */
 public final class RetrySchedulerTopology {
-    /** The store of pending retries, keyed by {@link PendingRetryKey}, valued by {@link PendingRetries}. */
-    public static final String PENDING_STORE = "retry-pending";
-
     private RetrySchedulerTopology() {
     }
 
     /** The retries as they come due, for the provider gate (or {@code retry-ready}) to take on. */
     public static KStream<String, RetryRequest> build(StreamsBuilder builder, Topics topics, SchedulerSettings settings) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(PENDING_STORE), Serdes.Bytes(),
-                Serdes.ByteArray()));
         // Every delay topic of the prefix, not only today's tiers: a retry written to a tier that a restart with other
         // retry.tiers retired must still come out.
         return builder.stream(topics.retryDelayFamily, Consumed.with(Serdes.String(), topics.retryReady.valueSerde())
                         .withName("read-retry-delays"))
-                .process(() -> new RetryScheduler(settings), Named.as("schedule-retries"), PENDING_STORE);
+                .process(RetryScheduler.supplier(settings), Named.as("schedule-retries"));
     }
 }

@@ -254,9 +254,9 @@ class AnalyticsStageTest {
 
         assertThat(latest(minutes)).doesNotContainKey(key("1m", T0));
         assertThat(stage.metricTotal("stream-agent-outcomes-analytics-metrics", "late-partials-dropped-total",
-                "agent-outcomes-analytics-id", AnalyticsTopology.WINDOWS_STORE)).isEqualTo(1.0);
+                "agent-outcomes-analytics-id", WindowMerger.WINDOWS_STORE)).isEqualTo(1.0);
         assertThat(latest(hours).get(key("1h", T0)).getCostTotal()).isEqualTo(usd("0.9"));
-        assertThat(stage.<String, AgentMetrics>entries(AnalyticsTopology.WINDOWS_STORE))
+        assertThat(stage.<String, AgentMetrics>entries(WindowMerger.WINDOWS_STORE))
                 .filteredOn(entry -> entry.key.equals(key("1m", T0)))
                 .extracting(entry -> entry.value.getCostTotal()).containsExactly(usd("0.1"));
     }

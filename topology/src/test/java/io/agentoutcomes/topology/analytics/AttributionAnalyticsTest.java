@@ -109,7 +109,7 @@ class AttributionAnalyticsTest {
         assertThat(windows.get(key("1m", "unknown")).getCostTotal()).isEqualTo(new BigDecimal("1.000000000000"));
         assertThat(latest(hours.readKeyValuesToList()).get(key("1h", "acme")).getCostTotal())
                 .isEqualTo(new BigDecimal("0.200000100001"));
-        assertThat(pipeline.<String, AgentMetrics>entries(AnalyticsTopology.WINDOWS_STORE))
+        assertThat(pipeline.<String, AgentMetrics>entries(WindowMerger.WINDOWS_STORE))
                 .filteredOn(kv -> kv.key.startsWith("total|"))
                 .extracting(kv -> kv.value.getTenant(), kv -> kv.value.getCostTotal())
                 .containsExactlyInAnyOrder(tuple("acme", new BigDecimal("0.200000100001")),

@@ -55,7 +55,7 @@ class PreAggregatorTest {
         config.put(StreamsConfig.APPLICATION_ID_CONFIG, "pre-aggregator-test");
         config.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         context = new MockProcessorContext<>(config, new TaskId(0, 3), stateDir.toFile());
-        partials = PartialAggregatesStore.builder(AnalyticsTopology.PARTIALS_STORE, AvroSerde.specific(AgentMetrics.class)
+        partials = PartialAggregatesStore.builder(PreAggregator.PARTIALS_STORE, AvroSerde.specific(AgentMetrics.class)
                 .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://pre-aggregator"), false))
                 .withLoggingDisabled().build();
         partials.init(context.getStateStoreContext(), partials);

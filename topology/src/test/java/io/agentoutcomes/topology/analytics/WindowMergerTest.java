@@ -38,11 +38,11 @@ class WindowMergerTest {
     @BeforeEach
     void setUp() {
         context = new MockProcessorContext<>();
-        windows = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AnalyticsTopology.WINDOWS_STORE),
+        windows = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WindowMerger.WINDOWS_STORE),
                 Serdes.String(), AvroSerde.specific(AgentMetrics.class)
                         .configured(Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://window-merger"), false))
                 .withLoggingDisabled().build();
-        sources = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(AnalyticsTopology.SOURCES_STORE),
+        sources = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(WindowMerger.SOURCES_STORE),
                 Serdes.Integer(), Serdes.Long()).withLoggingDisabled().build();
         windows.init(context.getStateStoreContext(), windows);
         sources.init(context.getStateStoreContext(), sources);

@@ -41,10 +41,10 @@ class BudgetKeeperTest {
     @BeforeEach
     void init() {
         Map<String, String> serde = Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + SCOPE);
-        spend = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(BudgetTopology.SPEND_STORE), Serdes.String(),
+        spend = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(BudgetStores.SPEND_STORE), Serdes.String(),
                 AvroSerde.specific(BudgetState.class).configured(serde, false)).withLoggingDisabled().build();
         KeyValueStore<String, Long> counts = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(
-                BudgetTopology.ALERT_COUNTS_STORE), Serdes.String(), Serdes.Long()).withLoggingDisabled().build();
+                BudgetStores.ALERT_COUNTS_STORE), Serdes.String(), Serdes.Long()).withLoggingDisabled().build();
         spend.init(context.getStateStoreContext(), spend);
         counts.init(context.getStateStoreContext(), counts);
         context.addStateStore(spend);
@@ -72,7 +72,7 @@ class BudgetKeeperTest {
                         ? alert.getThresholdPercent() : ((BudgetStatus) f.record().value()).getResultId())
                 .containsExactly(tuple(BudgetKeeper.ALERTS, 50), tuple(BudgetKeeper.ALERTS, 80), tuple(BudgetKeeper.ALERTS, 100),
                         tuple(BudgetKeeper.STATUS, "r10"));
-        KeyValueStore<String, Long> counts = context.getStateStore(BudgetTopology.ALERT_COUNTS_STORE);
+        KeyValueStore<String, Long> counts = context.getStateStore(BudgetStores.ALERT_COUNTS_STORE);
         assertThat(counts.get("daily\u001f100")).isEqualTo(1L);
     }
 

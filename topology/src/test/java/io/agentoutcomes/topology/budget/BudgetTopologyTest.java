@@ -150,7 +150,7 @@ class BudgetTopologyTest {
         assertThat(nextDay).extracting(BudgetAlert::getThresholdPercent).containsExactly(50);
         assertThat(nextDay.get(0).getPeriodStart()).isEqualTo(NEXT_DAY.toEpochMilli());
         assertThat(usd(nextDay.get(0), false)).isEqualTo("0.5");
-        assertThat(pipeline.<String, BudgetState>entries(BudgetTopology.SPEND_STORE))
+        assertThat(pipeline.<String, BudgetState>entries(BudgetStores.SPEND_STORE))
                 .singleElement().satisfies(entry -> assertThat(entry.value.getPeriods())
                         .extracting(p -> Money.toDecimal(p.getSpend()).stripTrailingZeros().toPlainString())
                         .containsExactly("1.1", "0.5"));

@@ -35,10 +35,10 @@ class TaskClassifierTest {
     private static final Duration RETENTION = Duration.ofMinutes(10);
     private static final Duration SWEEP = Duration.ofMinutes(1);
 
-    private final StageDriver stage = StageDriver.stage((builder, topics) -> ClassifyTopology.classify(builder,
+    private final StageDriver stage = StageDriver.stage((builder, topics) -> ClassifyTopology.classify(
                     builder.stream(topics.agentResults.name(), Consumed.with(topics.agentResults.keySerde(),
                             topics.agentResults.valueSerde())),
-                    TaskKind.AGENT_RESULTS, ClassifyTopology.AGENT_TASKS_STORE, "classify", RetryPolicy.defaults(),
+                    TaskKind.AGENT_RESULTS, TaskClassifier.AGENT_TASKS_STORE, "classify", RetryPolicy.defaults(),
                     new TaskRetention(RETENTION, SWEEP, 3), BudgetGuard.Factory.NONE)
             .to(topics.outcomesClassified.name(), topics.outcomesClassified.produced()));
     private final TestInputTopic<String, AgentResult> results = stage.input(stage.topics.agentResults);
@@ -72,7 +72,7 @@ class TaskClassifierTest {
     }
 
     private KeyValueStore<String, byte[]> tasks() {
-        return stage.driver.getKeyValueStore(ClassifyTopology.AGENT_TASKS_STORE);
+        return stage.driver.getKeyValueStore(TaskClassifier.AGENT_TASKS_STORE);
     }
 
     private long storedTasks() {
@@ -104,7 +104,7 @@ class TaskClassifierTest {
 
         assertThat(tasks().get("task-1")).isNull();
         List<TestRecord<String, byte[]>> changelog = stage.driver.createOutputTopic(
-                StageDriver.APPLICATION_ID + "-" + ClassifyTopology.AGENT_TASKS_STORE + "-changelog", new StringDeserializer(),
+                StageDriver.APPLICATION_ID + "-" + TaskClassifier.AGENT_TASKS_STORE + "-changelog", new StringDeserializer(),
                 new ByteArrayDeserializer()).readRecordsToList();
         assertThat(changelog).extracting(TestRecord::key).containsExactly("task-1", "task-1");
         assertThat(changelog.get(1).value()).isNull();

@@ -79,14 +79,14 @@ class FallbackGateTest {
 
     /** What the gate counted of the retries moved to a scope as their fallback ({@code fallbacksReceived}). */
     private List<FallbackCount> received(String provider, String model) {
-        return pipeline.<String, ProviderState>entries(ProviderGateTopology.STATE_STORE).stream().map(entry -> entry.value)
+        return pipeline.<String, ProviderState>entries(ProviderGateStores.STATE_STORE).stream().map(entry -> entry.value)
                 .filter(state -> state.getProvider().equals(provider) && Objects.equals(state.getModel(), model))
                 .flatMap(state -> state.getFallbacksReceived().stream()).toList();
     }
 
     /** Every count of retries moved to a fallback, of every scope. */
     private List<FallbackCount> allReceived() {
-        return pipeline.<String, ProviderState>entries(ProviderGateTopology.STATE_STORE).stream()
+        return pipeline.<String, ProviderState>entries(ProviderGateStores.STATE_STORE).stream()
                 .flatMap(entry -> entry.value.getFallbacksReceived().stream()).toList();
     }
 

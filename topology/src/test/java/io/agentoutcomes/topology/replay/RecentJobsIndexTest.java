@@ -39,11 +39,11 @@ class RecentJobsIndexTest {
 
     @Test
     void theIndexKeyOrdersNewestFirstAndGivesTheJobBack() {
-        String newer = ReplayTopology.recentKey((T.plusMillis(1)).toEpochMilli(), "job-z");
-        String older = ReplayTopology.recentKey(T.toEpochMilli(), "job-a");
+        String newer = ReplayStores.recentKey((T.plusMillis(1)).toEpochMilli(), "job-z");
+        String older = ReplayStores.recentKey(T.toEpochMilli(), "job-a");
 
         assertThat(newer).isEqualTo(key(T.plusMillis(1)) + "|job-z").isLessThan(older);
-        assertThat(ReplayTopology.jobIdOfRecentKey(newer)).isEqualTo("job-z");
+        assertThat(ReplayStores.jobIdOfRecentKey(newer)).isEqualTo("job-z");
     }
 
     private static String key(Instant updatedAt) {
@@ -56,6 +56,6 @@ class RecentJobsIndexTest {
     }
 
     private List<KeyValue<String, String>> index() {
-        return pipeline.entries(ReplayTopology.RECENT_STORE);
+        return pipeline.entries(ReplayStores.RECENT_STORE);
     }
 }

@@ -63,7 +63,7 @@ class ReplayStageTest {
 
     private JobReplayState stored(String job) {
         ValueAndTimestamp<JobReplayState> state = stage.driver.<String, JobReplayState>getTimestampedKeyValueStore(
-                ReplayTopology.STORE).get(job);
+                ReplayStores.STORE).get(job);
         return state == null ? null : state.value();
     }
 
@@ -83,9 +83,9 @@ class ReplayStageTest {
         assertThat(job1.getUpdatedAt()).isEqualTo(T0.plusSeconds(2).toEpochMilli());
         assertThat(stored("job-1")).isEqualTo(job1);
         assertThat(stored("job-2")).isEqualTo(published.get(1).value);
-        assertThat(stage.<String, String>entries(ReplayTopology.RECENT_STORE)).containsExactly(
-                KeyValue.pair(ReplayTopology.recentKey((T0.plusSeconds(2)).toEpochMilli(), "job-1"), "job-1"),
-                KeyValue.pair(ReplayTopology.recentKey((T0.plusSeconds(1)).toEpochMilli(), "job-2"), "job-2"));
+        assertThat(stage.<String, String>entries(ReplayStores.RECENT_STORE)).containsExactly(
+                KeyValue.pair(ReplayStores.recentKey((T0.plusSeconds(2)).toEpochMilli(), "job-1"), "job-1"),
+                KeyValue.pair(ReplayStores.recentKey((T0.plusSeconds(1)).toEpochMilli(), "job-2"), "job-2"));
     }
 
     @Test
@@ -123,8 +123,8 @@ class ReplayStageTest {
         assertThat(states.readValuesToList()).extracting(JobReplayState::getStatus, JobReplayState::getCompensationPending)
                 .containsExactly(tuple(JobStatus.FAILED, true));
         assertThat(stored("job-1").getUpdatedAt()).isEqualTo(T0.toEpochMilli());
-        assertThat(stage.<String, String>entries(ReplayTopology.RECENT_STORE))
-                .containsExactly(KeyValue.pair(ReplayTopology.recentKey(T0.toEpochMilli(), "job-1"), "job-1"));
+        assertThat(stage.<String, String>entries(ReplayStores.RECENT_STORE))
+                .containsExactly(KeyValue.pair(ReplayStores.recentKey(T0.toEpochMilli(), "job-1"), "job-1"));
     }
 
     @Test
@@ -136,7 +136,7 @@ class ReplayStageTest {
                 .setClassifiedAt(T0.toEpochMilli()).setAgentResult(result).build(), T0);
 
         assertThat(states.isEmpty()).isTrue();
-        assertThat(stage.entries(ReplayTopology.RECENT_STORE)).isEmpty();
+        assertThat(stage.entries(ReplayStores.RECENT_STORE)).isEmpty();
         assertThat(stored("task-1")).isNull();
     }
 }

@@ -55,7 +55,7 @@ class ReplayTopologyTest {
         assertThat(last.getCompensationPending()).isTrue();
         assertThat(last.getCompletedNodeIds()).containsExactly("n1");
         assertThat(last.getPayloadResults()).isEqualTo(Map.of("n1", "{\"n1\":true}"));
-        KeyValueStore<String, ValueAndTimestamp<JobReplayState>> store = driver.getTimestampedKeyValueStore(ReplayTopology.STORE);
+        KeyValueStore<String, ValueAndTimestamp<JobReplayState>> store = driver.getTimestampedKeyValueStore(ReplayStores.STORE);
         assertThat(store.get("job-1").value()).isEqualTo(last);
         assertThat(topics.replayState.cleanup()).isEqualTo(Topics.Cleanup.COMPACT);
     }
@@ -74,7 +74,7 @@ class ReplayTopologyTest {
         assertThat(last.getNodes().get(0).getStopReason()).isEqualTo(StopReason.RETRY_LIMIT);
         assertThat(last.getNodes().get(0).getAttempts()).extracting(a -> a.getStopReason())
                 .containsExactly(null, null, null, null, StopReason.RETRY_LIMIT);
-        assertThat(driver.getTimestampedKeyValueStore(ReplayTopology.STORE).get("job-1")).extracting(v -> 
+        assertThat(driver.getTimestampedKeyValueStore(ReplayStores.STORE).get("job-1")).extracting(v -> 
                 ((JobReplayState) v.value()).getStatus()).isEqualTo(JobStatus.FAILED);
     }
 

@@ -25,7 +25,7 @@ class RetrySchedulerPunctuatorTest {
 
     private final MockProcessorContext<String, RetryRequest> context = new MockProcessorContext<>();
     private final KeyValueStore<Bytes, byte[]> store = Stores.keyValueStoreBuilder(
-            Stores.inMemoryKeyValueStore(RetrySchedulerTopology.PENDING_STORE), Serdes.Bytes(), Serdes.ByteArray())
+            Stores.inMemoryKeyValueStore(RetryScheduler.PENDING_STORE), Serdes.Bytes(), Serdes.ByteArray())
             .withLoggingDisabled().build();
 
     private RetryScheduler start(int maxPerCheck) {

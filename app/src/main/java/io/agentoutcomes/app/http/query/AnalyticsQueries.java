@@ -1,10 +1,10 @@
 package io.agentoutcomes.app.http.query;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
+import io.agentoutcomes.topology.analytics.WindowMerger;
 import io.agentoutcomes.topology.analytics.WindowSize;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * Reads the analytics aggregates of every instance (interactive queries on {@link AnalyticsTopology#WINDOWS_STORE},
+ * Reads the analytics aggregates of every instance (interactive queries on {@link WindowMerger#WINDOWS_STORE},
  * other instances' through {@link QueryFanOut}) and groups them by a {@link Dimension}. An answer is complete or not given: while
  * this instance or another is rebalancing or restoring, or another does not answer, {@link QueryUnavailable}.
  */
@@ -53,7 +53,7 @@ public final class AnalyticsQueries {
 
     /** Every instance's aggregates of a window size, as they are kept (one per window and key). */
     public List<AgentMetrics> all(WindowSize size) {
-        return fanOut.all(AnalyticsTopology.WINDOWS_STORE, () -> local(size), "/analytics/export?window=" + size.label(),
+        return fanOut.all(WindowMerger.WINDOWS_STORE, () -> local(size), "/analytics/export?window=" + size.label(),
                 AgentMetrics.class);
     }
 
@@ -127,8 +127,8 @@ public final class AnalyticsQueries {
     private List<AgentMetrics> local(WindowSize size) {
         List<AgentMetrics> found = new ArrayList<>();
         try {
-            for (int partition : fanOut.localPartitions(AnalyticsTopology.WINDOWS_STORE)) {
-                ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.partition(AnalyticsTopology.WINDOWS_STORE, partition);
+            for (int partition : fanOut.localPartitions(WindowMerger.WINDOWS_STORE)) {
+                ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.partition(WindowMerger.WINDOWS_STORE, partition);
                 try (KeyValueIterator<String, AgentMetrics> range = store.prefixScan(size.keyPrefix(), new StringSerializer())) {
                     range.forEachRemaining(entry -> found.add(entry.value));
                 }

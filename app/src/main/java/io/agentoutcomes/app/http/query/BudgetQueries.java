@@ -2,13 +2,13 @@ package io.agentoutcomes.app.http.query;
 
 import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.topology.budget.BudgetSettings;
-import io.agentoutcomes.topology.budget.BudgetTopology;
+import io.agentoutcomes.topology.budget.BudgetStores;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
 /**
- * The budgets' spend per value and period from every instance's store {@value BudgetTopology#SPEND_STORE}: this
+ * The budgets' spend per value and period from every instance's store {@value BudgetStores#SPEND_STORE}: this
  * instance's partitions read directly, the others' through {@link QueryFanOut}. With no budget declared there is no
  * store and nothing to read.
  */
@@ -31,7 +31,7 @@ public final class BudgetQueries {
         if (!settings.enabled()) {
             return List.of();
         }
-        List<BudgetState> all = new ArrayList<>(fanOut.all(BudgetTopology.SPEND_STORE, this::local, "/budgets/export",
+        List<BudgetState> all = new ArrayList<>(fanOut.all(BudgetStores.SPEND_STORE, this::local, "/budgets/export",
                 BudgetState.class));
         all.sort(Comparator.comparing(BudgetState::getBudget).thenComparing(BudgetState::getValue));
         return all;
@@ -44,6 +44,6 @@ public final class BudgetQueries {
     }
 
     private List<BudgetState> local() {
-        return fanOut.localValues(BudgetTopology.SPEND_STORE, "the budgets' partitions of this instance are moving");
+        return fanOut.localValues(BudgetStores.SPEND_STORE, "the budgets' partitions of this instance are moving");
     }
 }

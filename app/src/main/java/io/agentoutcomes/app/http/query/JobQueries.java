@@ -1,7 +1,7 @@
 package io.agentoutcomes.app.http.query;
 
 import io.agentoutcomes.avro.JobReplayState;
-import io.agentoutcomes.topology.replay.ReplayTopology;
+import io.agentoutcomes.topology.replay.ReplayStores;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ public final class JobQueries {
      */
     public Answer job(String jobId, String path, boolean forwarded) {
         try {
-            QueryFanOut.Owner owner = fanOut.ownerOf(ReplayTopology.STORE, jobId, Serdes.String().serializer());
+            QueryFanOut.Owner owner = fanOut.ownerOf(ReplayStores.STORE, jobId, Serdes.String().serializer());
             if (owner.remote().isEmpty()) {
                 return local(jobId, owner.partition());
             }
@@ -83,7 +83,7 @@ public final class JobQueries {
         long deadline = System.nanoTime() + OPENING_PATIENCE_MS * 1_000_000L;
         while (true) {
             try {
-                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayTopology.STORE, partition).get(jobId);
+                JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayStores.STORE, partition).get(jobId);
                 return state == null ? new NotFound(jobId) : new Found(state);
             } catch (QueryUnavailable | InvalidStateStoreException e) {
                 if (System.nanoTime() >= deadline) {
@@ -105,14 +105,14 @@ public final class JobQueries {
 
     /**
      * The most recently updated jobs of every instance after a cursor, newest first: each instance reads at most
-     * {@code limit + 1} entries of its recent-jobs index ({@link ReplayTopology#RECENT_STORE}), so the work is
+     * {@code limit + 1} entries of its recent-jobs index ({@link ReplayStores#RECENT_STORE}), so the work is
      * bounded by the page, not by the number of jobs. Unavailable unless every instance answers.
      *
      * @param after the {@code next} cursor of the previous page, or null for the first page
      */
     public Page recentJobs(int limit, String after) {
         String query = "?limit=" + (limit + 1) + (after == null ? "" : "&after=" + URLEncoder.encode(after, StandardCharsets.UTF_8));
-        List<JobReplayState> jobs = new ArrayList<>(fanOut.all(ReplayTopology.RECENT_STORE,
+        List<JobReplayState> jobs = new ArrayList<>(fanOut.all(ReplayStores.RECENT_STORE,
                 () -> localRecentJobs(limit + 1, after), "/jobs/export" + query, JobReplayState.class));
         jobs.sort(Comparator.comparing(JobQueries::cursorOf));
         if (jobs.size() <= limit) {
@@ -133,7 +133,7 @@ public final class JobQueries {
     }
 
     private static String cursorOf(JobReplayState job) {
-        return ReplayTopology.recentKey(job.getUpdatedAt(), job.getJobId());
+        return ReplayStores.recentKey(job.getUpdatedAt(), job.getJobId());
     }
 
     /**
@@ -146,8 +146,8 @@ public final class JobQueries {
         List<String> keys = new ArrayList<>();
         Map<String, Integer> partitionOf = new HashMap<>();
         try {
-            for (int partition : fanOut.localPartitions(ReplayTopology.RECENT_STORE)) {
-                ReadOnlyKeyValueStore<String, String> recent = fanOut.partition(ReplayTopology.RECENT_STORE, partition);
+            for (int partition : fanOut.localPartitions(ReplayStores.RECENT_STORE)) {
+                ReadOnlyKeyValueStore<String, String> recent = fanOut.partition(ReplayStores.RECENT_STORE, partition);
                 try (KeyValueIterator<String, String> entries = after == null ? recent.all()
                         : recent.range(after + '\0', null)) {
                     for (int i = 0; i < limit && entries.hasNext(); i++) {
@@ -162,8 +162,8 @@ public final class JobQueries {
             Map<Integer, ReadOnlyKeyValueStore<String, JobReplayState>> states = new HashMap<>();
             for (String key : keys.subList(0, Math.min(limit, keys.size()))) {
                 JobReplayState state = states.computeIfAbsent(partitionOf.get(key),
-                                partition -> fanOut.partition(ReplayTopology.STORE, partition))
-                        .get(ReplayTopology.jobIdOfRecentKey(key));
+                                partition -> fanOut.partition(ReplayStores.STORE, partition))
+                        .get(ReplayStores.jobIdOfRecentKey(key));
                 if (state != null) {
                     jobs.add(state);
                 }

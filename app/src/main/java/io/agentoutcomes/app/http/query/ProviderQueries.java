@@ -2,7 +2,7 @@ package io.agentoutcomes.app.http.query;
 
 import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.ProviderState;
-import io.agentoutcomes.topology.provider.ProviderGateTopology;
+import io.agentoutcomes.topology.provider.ProviderGateStores;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -11,7 +11,7 @@ import java.util.Map;
 
 /**
  * The provider gate's scopes (their circuits, budgets and held retries) from every instance's store
- * {@value ProviderGateTopology#STATE_STORE}: this instance's partitions read directly, the others' through
+ * {@value ProviderGateStores#STATE_STORE}: this instance's partitions read directly, the others' through
  * {@link QueryFanOut}. Complete or {@link QueryUnavailable}.
  */
 public final class ProviderQueries {
@@ -23,7 +23,7 @@ public final class ProviderQueries {
 
     /** Every scope of every instance, by provider and model. */
     public List<ProviderState> scopes() {
-        List<ProviderState> all = new ArrayList<>(fanOut.all(ProviderGateTopology.STATE_STORE, this::local, "/providers/export",
+        List<ProviderState> all = new ArrayList<>(fanOut.all(ProviderGateStores.STATE_STORE, this::local, "/providers/export",
                 ProviderState.class));
         all.sort(Comparator.comparing(ProviderState::getProvider)
                 .thenComparing(state -> state.getModel() == null ? "" : state.getModel()));
@@ -58,6 +58,6 @@ public final class ProviderQueries {
     }
 
     private List<ProviderState> local() {
-        return fanOut.localValues(ProviderGateTopology.STATE_STORE, "the provider gate's partitions of this instance are moving");
+        return fanOut.localValues(ProviderGateStores.STATE_STORE, "the provider gate's partitions of this instance are moving");
     }
 }
