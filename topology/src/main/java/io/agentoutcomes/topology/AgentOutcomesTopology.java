@@ -9,6 +9,7 @@ import io.agentoutcomes.topology.ingest.IngestTopology;
 import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;

@@ -16,6 +16,7 @@ import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.pricing.PriceResults;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;

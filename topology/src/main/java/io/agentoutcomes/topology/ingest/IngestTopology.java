@@ -4,7 +4,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.InputLimits;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;

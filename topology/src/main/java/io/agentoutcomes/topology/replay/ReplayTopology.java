@@ -3,7 +3,7 @@ package io.agentoutcomes.topology.replay;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.serde.AvroSerde;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
