@@ -41,8 +41,8 @@ public final class AgentOutcomesTopology {
         // Attributed and priced before classification, in the node that accepts them (one node, not one per step),
         // so every stage after it (and every reader of its topics) sees one attribution and one cost.
         Intake intake = Intake.build(builder, topics, settings.input(), () -> new PrepareAgentResults(settings.pricing()));
-        ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
-                settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
+        ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake.agentResults(),
+                intake.nodeFinished(), settings.retry(), settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may
         // reject a node event to rejected-input, which needs them.
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());

@@ -1,8 +1,9 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RetryRequest;
-import io.agentoutcomes.topology.Intake;
 import io.agentoutcomes.topology.fallback.FallbackChains;
 import io.agentoutcomes.topology.state.WriteBehindStore;
 import io.agentoutcomes.topology.topic.Topics;
@@ -41,15 +42,17 @@ public final class ClassifyTopology {
     }
 
     /**
-     * Adds the classification of agent results and node events, each kind with its task store; {@code budgets} stop
-     * agent results' retries once exhausted (budget-aware retries; {@link BudgetGuard.Factory#NONE}: none do).
+     * Adds the classification of agent results and node events (the intake's streams), each kind with its task store;
+     * {@code budgets} stop agent results' retries once exhausted (budget-aware retries; {@link BudgetGuard.Factory#NONE}:
+     * none do).
      */
-    public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention,
-                                      BudgetGuard.Factory budgets) {
+    public static Classified classify(StreamsBuilder builder, KStream<String, AgentResult> agentResults,
+                                      KStream<String, NodeFinished> nodeFinished, RetryPolicy policy,
+                                      TaskRetention retention, BudgetGuard.Factory budgets) {
         return new Classified(
-                classify(builder, intake.agentResults(), TaskKind.AGENT_RESULTS, AGENT_TASKS_STORE, "classify-agent-results",
+                classify(builder, agentResults, TaskKind.AGENT_RESULTS, AGENT_TASKS_STORE, "classify-agent-results",
                         policy, retention, budgets),
-                classify(builder, intake.nodeFinished(), TaskKind.NODE_FINISHED, NODE_TASKS_STORE, "classify-node-finished",
+                classify(builder, nodeFinished, TaskKind.NODE_FINISHED, NODE_TASKS_STORE, "classify-node-finished",
                         policy, retention, BudgetGuard.Factory.NONE));
     }
 
