@@ -6,7 +6,7 @@ import io.agentoutcomes.app.streams.InstanceName;
 import io.agentoutcomes.app.streams.RejectingDeserializationHandler;
 import io.agentoutcomes.app.streams.RejectingProcessingHandler;
 import io.agentoutcomes.app.streams.RejectingProductionHandler;
-import io.agentoutcomes.topology.InputLimits;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.topic.Topics;
 import java.util.Map;
 import java.util.Properties;

@@ -2,6 +2,7 @@ package io.agentoutcomes.topology;
 
 import io.agentoutcomes.topology.ingest.EventTimeBound;
 import io.agentoutcomes.topology.ingest.InputHeaders;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import java.util.Objects;
 import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;

@@ -2,6 +2,7 @@ package io.agentoutcomes.topology;
 
 import io.agentoutcomes.topology.ingest.InputBounds;
 import io.agentoutcomes.topology.ingest.InputHeaders;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.SerializationException;

@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.topic.Topics;
 import java.util.function.Consumer;
 import java.util.function.Function;

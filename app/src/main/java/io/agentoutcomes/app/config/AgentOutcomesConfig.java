@@ -1,18 +1,18 @@
 package io.agentoutcomes.app.config;
 
-import io.agentoutcomes.avro.TopicNames;
-import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
-import io.agentoutcomes.topology.classify.TaskRetention;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
-import io.agentoutcomes.topology.InputLimits;
+import io.agentoutcomes.app.streams.BoundedRocksDbMemory;
+import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.analytics.Dimension;
-import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.ConfidencePolicy;
 import io.agentoutcomes.topology.classify.Jitter;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
+import io.agentoutcomes.topology.classify.TaskRetention;
+import io.agentoutcomes.topology.ingest.InputLimits;
+import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.util.List;
@@ -25,8 +25,8 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.AbstractConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**

@@ -2,14 +2,14 @@ package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
 import io.agentoutcomes.app.metrics.MetricsSettings;
-import io.agentoutcomes.topology.classify.TaskRetention;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.budget.BudgetSettings;
+import io.agentoutcomes.topology.classify.RetryPolicy;
+import io.agentoutcomes.topology.classify.TaskRetention;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.provider.ProviderGateSettings;
-import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.replay.ReplayLimits;
 import io.agentoutcomes.topology.schedule.SchedulerSettings;
 import java.net.URI;

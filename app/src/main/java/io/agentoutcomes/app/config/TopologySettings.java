@@ -1,9 +1,9 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.avro.ErrorCode;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.analytics.Dimension;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.pricing.PriceTable;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.provider.ProviderGateSettings;

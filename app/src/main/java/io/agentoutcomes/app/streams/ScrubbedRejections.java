@@ -1,8 +1,8 @@
 package io.agentoutcomes.app.streams;
 
 import io.agentoutcomes.topology.BoundedDeserializer;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.ingest.CredentialScrubber;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import io.agentoutcomes.topology.ingest.RejectedInput;
 import java.nio.charset.StandardCharsets;

@@ -3,7 +3,6 @@ package io.agentoutcomes.topology.ingest;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.topic.Topics;
 import java.util.function.Consumer;
 import java.util.function.Function;

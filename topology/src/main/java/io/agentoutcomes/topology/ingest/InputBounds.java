@@ -16,7 +16,6 @@ import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.topology.InputLimits;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;

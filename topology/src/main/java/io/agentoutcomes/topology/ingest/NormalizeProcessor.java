@@ -1,6 +1,5 @@
 package io.agentoutcomes.topology.ingest;
 
-import io.agentoutcomes.topology.InputLimits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumMap;

@@ -4,7 +4,6 @@ import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
 import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
 
-import io.agentoutcomes.topology.InputLimits;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import java.util.List;

@@ -14,7 +14,6 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.TokenNormalizer;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;

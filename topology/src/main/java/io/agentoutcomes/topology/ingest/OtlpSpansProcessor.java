@@ -1,7 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.avro.AgentResult;
-import io.agentoutcomes.topology.InputLimits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumMap;
