@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.budget.BudgetTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
+import io.agentoutcomes.topology.intake.Intake;
 import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
@@ -40,7 +41,7 @@ public final class AgentOutcomesTopology {
         IngestTopology.build(builder, topics, settings.input());
         // Attributed and priced before classification, in the node that accepts them (one node, not one per step),
         // so every stage after it (and every reader of its topics) sees one attribution and one cost.
-        Intake intake = Intake.build(builder, topics, settings.input(), () -> new PrepareAgentResults(settings.pricing()));
+        Intake intake = Intake.build(builder, topics, settings.input(), settings.pricing());
         ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake.agentResults(),
                 intake.nodeFinished(), settings.retry(), settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may

@@ -21,6 +21,7 @@ import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.ingest.InputLimits;
+import io.agentoutcomes.topology.intake.BoundedDeserializer;
 import io.agentoutcomes.topology.topic.Topics;
 import java.io.ByteArrayOutputStream;
 import java.math.BigDecimal;

@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import io.agentoutcomes.topology.ingest.EventTimeBound;
 import io.agentoutcomes.topology.ingest.InputHeaders;
