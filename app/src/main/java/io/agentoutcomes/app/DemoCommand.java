@@ -2,6 +2,7 @@ package io.agentoutcomes.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.fleet.FleetReport;
@@ -20,10 +21,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.streams.KafkaStreams;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code agent-outcomes demo}: the service on its embedded default (as {@code run}) and a {@code fleet} against it,
@@ -53,8 +54,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean capSet = options.properties.containsKey(AgentOutcomesConfig.BACKOFF_CAP_MS);
-        options.properties.putIfAbsent(AgentOutcomesConfig.BACKOFF_CAP_MS, DEMO_BACKOFF_CAP_MS);
+        boolean capSet = options.properties().containsKey(AgentOutcomesConfig.BACKOFF_CAP_MS);
+        options.properties().putIfAbsent(AgentOutcomesConfig.BACKOFF_CAP_MS, DEMO_BACKOFF_CAP_MS);
         AppConfig config = options.load(System.getenv());
         PrintWriter out = spec.commandLine().getOut();
         ServiceProcess process = ServiceProcess.start(config);

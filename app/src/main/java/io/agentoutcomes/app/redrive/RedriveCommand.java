@@ -1,6 +1,6 @@
 package io.agentoutcomes.app.redrive;
 
-import io.agentoutcomes.app.ConfigOptions;
+import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.topic.Topics;
