@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
-import io.agentoutcomes.app.http.query.AvroJson;
+import io.agentoutcomes.app.json.AvroJson;
 import io.agentoutcomes.app.logging.Logging;
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.BudgetStatus;
