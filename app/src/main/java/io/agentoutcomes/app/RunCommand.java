@@ -4,9 +4,9 @@ import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine;
 
 /** {@code agent-outcomes run}: starts the service and runs until SIGTERM or Ctrl-C. */
 @Command(name = "run", mixinStandardHelpOptions = true,

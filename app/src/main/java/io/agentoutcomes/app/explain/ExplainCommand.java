@@ -44,11 +44,11 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine;
 
 /**
  * {@code agent-outcomes explain}: one JSON envelope in, and out, as JSON, its canonical record, classification,

@@ -11,10 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.CommonClientConfigs;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine;
 
 /** {@code agent-outcomes redrive}: dead letters sent back to {@code retry-ready} after a fix, each once ({@link Redrive}). */
 @Command(name = "redrive", mixinStandardHelpOptions = true,

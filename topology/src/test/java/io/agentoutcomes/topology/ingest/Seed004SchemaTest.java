@@ -8,9 +8,9 @@ import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Seed 004's Zod schema (FR-025) and its Validation Rules table, row by row: every required field of each variant
