@@ -67,7 +67,7 @@ class ImportRulesTest {
         assertThat(check("topology.intake", "import static io.agentoutcomes.topology.classify.ClassifyTopology.AGENT_TASKS_STORE;",
                 "",
                 "import io.agentoutcomes.avro.AgentResult;",
-                "import io.agentoutcomes.topology.ingest.InvalidInputException.Kind;",
+                "import io.agentoutcomes.topology.classify.ClassifyTopology.Classified;",
                 "import io.agentoutcomes.topology.topic.Topics;",
                 "import java.util.List;")).isEmpty();
         assertThat(check("app.http.pages", "import io.agentoutcomes.app.http.HttpApiServer;",

@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNKNOWN_DIALECT;
+import static io.agentoutcomes.topology.ingest.RejectionReason.UNKNOWN_DIALECT;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;

@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.RejectionReason.MISSING_FIELD;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.TOO_LARGE;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
