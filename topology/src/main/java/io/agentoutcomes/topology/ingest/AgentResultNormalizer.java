@@ -19,7 +19,7 @@ public final class AgentResultNormalizer {
      * The JSON dialects, in the order their shapes are tried (a review-agent {@code success} with {@code agentId} before
      * a vat-envelope's bare {@code success}); the refusals name them in this order.
      */
-    static final List<JsonDialect> DIALECTS = List.of(new ReviewAgentResult(), new VatEnvelope(), new FlatAgentsResult());
+    static final List<JsonDialect> DIALECTS = List.of(new ReviewAgentDialect(), new VatEnvelopeDialect(), new FlatAgentsDialect());
 
     private AgentResultNormalizer() {
     }
