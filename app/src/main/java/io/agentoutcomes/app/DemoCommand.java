@@ -2,6 +2,7 @@ package io.agentoutcomes.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.app.config.RetryPolicyConfig;
 import io.agentoutcomes.app.fleet.FleetReport;
@@ -53,8 +54,8 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        boolean capSet = options.properties.containsKey(RetryPolicyConfig.BACKOFF_CAP_MS);
-        options.properties.putIfAbsent(RetryPolicyConfig.BACKOFF_CAP_MS, DEMO_BACKOFF_CAP_MS);
+        boolean capSet = options.properties().containsKey(RetryPolicyConfig.BACKOFF_CAP_MS);
+        options.properties().putIfAbsent(RetryPolicyConfig.BACKOFF_CAP_MS, DEMO_BACKOFF_CAP_MS);
         AppConfig config = options.load(System.getenv());
         PrintWriter out = spec.commandLine().getOut();
         ServiceProcess process = ServiceProcess.start(config);

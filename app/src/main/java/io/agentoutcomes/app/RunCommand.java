@@ -1,5 +1,6 @@
 package io.agentoutcomes.app;
 
+import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;

@@ -2,6 +2,7 @@ package io.agentoutcomes.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.agentoutcomes.app.cli.ConfigOptions;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

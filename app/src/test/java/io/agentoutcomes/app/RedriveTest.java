@@ -15,7 +15,7 @@ import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.serde.AvroSerde;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;

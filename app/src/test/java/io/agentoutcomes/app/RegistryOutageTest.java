@@ -13,7 +13,7 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.client.testing.TestBroker;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.io.ByteArrayOutputStream;
 import java.net.ServerSocket;
 import java.net.URI;

@@ -171,7 +171,7 @@ class RejectedInputTest extends ServiceOnTestBroker {
                 headers.put(header.key(), header.value() == null ? null : new String(header.value(), StandardCharsets.UTF_8));
             }
             assertThat(headers).containsEntry("rejected.value.dropped.bytes", String.valueOf(largeBytes.length))
-                    .containsEntry("__streams.errors.exception", "io.agentoutcomes.topology.BoundedDeserializer$RefusedValueException");
+                    .containsEntry("__streams.errors.exception", "io.agentoutcomes.topology.intake.BoundedDeserializer$RefusedValueException");
             assertThat(headers.get("__streams.errors.message")).isEqualTo("too-large: a value of " + largeBytes.length
                     + " bytes on " + config.topicPrefix() + "agent-results is longer than input.max.record.bytes 4096 (+16384 for Avro)");
             assertThat(headers).containsEntry("rejected.reason", "too-large");

@@ -11,7 +11,7 @@ import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -5,7 +5,7 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.avro.serde.AvroSerde;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

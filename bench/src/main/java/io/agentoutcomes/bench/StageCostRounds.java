@@ -3,7 +3,7 @@ package io.agentoutcomes.bench;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.bench.ThroughputReport.Round;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

@@ -6,7 +6,7 @@ import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.bench.ThroughputReport.Result;
 import io.agentoutcomes.bench.ThroughputReport.Round;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;

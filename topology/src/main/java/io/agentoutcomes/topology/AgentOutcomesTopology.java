@@ -6,9 +6,11 @@ import io.agentoutcomes.topology.analytics.AnalyticsTopology;
 import io.agentoutcomes.topology.budget.BudgetTopology;
 import io.agentoutcomes.topology.classify.ClassifyTopology;
 import io.agentoutcomes.topology.ingest.IngestTopology;
+import io.agentoutcomes.topology.intake.Intake;
 import io.agentoutcomes.topology.provider.ProviderGateTopology;
 import io.agentoutcomes.topology.replay.ReplayTopology;
 import io.agentoutcomes.topology.schedule.RetrySchedulerTopology;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.Properties;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
@@ -39,9 +41,9 @@ public final class AgentOutcomesTopology {
         IngestTopology.build(builder, topics, settings.input());
         // Attributed and priced before classification, in the node that accepts them (one node, not one per step),
         // so every stage after it (and every reader of its topics) sees one attribution and one cost.
-        Intake intake = Intake.build(builder, topics, settings.input(), () -> new PrepareAgentResults(settings.pricing()));
-        ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake, settings.retry(),
-                settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
+        Intake intake = Intake.build(builder, topics, settings.input(), settings.pricing());
+        ClassifyTopology.Classified classified = ClassifyTopology.classify(builder, intake.agentResults(),
+                intake.nodeFinished(), settings.retry(), settings.taskRetention(), BudgetTopology.guard(settings.budgets()));
         // Before routing: a record's raw source bytes are freed once it reaches a sink, and the replay fold may
         // reject a node event to rejected-input, which needs them.
         ReplayTopology.build(builder, topics, classified.nodeOutcomes(), settings.replay());

@@ -8,6 +8,7 @@ import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ErrorInfo;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.topic.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,6 +7,7 @@ import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.classify.RetryTiers;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;

@@ -6,6 +6,7 @@ import io.agentoutcomes.topology.analytics.AnalyticsSettings;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.TaskRetention;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.pricing.PricingSettings;
 import io.agentoutcomes.topology.provider.ProviderGateSettings;
 import io.agentoutcomes.topology.replay.ReplayLimits;

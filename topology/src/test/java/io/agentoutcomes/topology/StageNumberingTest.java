@@ -10,6 +10,7 @@ import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.budget.Budget;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.agentoutcomes.topology.classify.RetryTiers;
+import io.agentoutcomes.topology.topic.Topics;
 import java.math.BigDecimal;
 import java.util.HashMap;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.agentoutcomes.app.config;
 
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.PipelineSettings;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import java.time.Duration;
 import org.apache.kafka.common.config.ConfigDef.Type;
 

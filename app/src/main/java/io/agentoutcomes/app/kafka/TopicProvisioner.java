@@ -1,6 +1,6 @@
 package io.agentoutcomes.app.kafka;
 
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,6 +2,7 @@ package io.agentoutcomes.app.metrics;
 
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import io.agentoutcomes.topology.ingest.OtlpSpansProcessor;
+import io.agentoutcomes.topology.ingest.RejectionReason;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.config.MeterFilter;
@@ -9,7 +10,7 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * {@code agent_outcomes_rejected_input_total{reason}}: JSON input that ingestion refused, by reason
- * ({@code unparseable-json}, {@code missing-field}, ...: every {@link InvalidInputException.Kind}), one counter family
+ * ({@code unparseable-json}, {@code missing-field}, ...: every {@link RejectionReason}), one counter family
  * whose every reason is there from the start, at 0. Read from the ingestion's Kafka Streams sensors
  * ({@code rejected-<reason>-total} of {@code stream-agent-outcomes-ingest-metrics}, per stream thread and input topic,
  * summed); as they are Kafka Streams' own, a record processed again after a crash counts again. Kafka Streams'
@@ -32,7 +33,7 @@ public final class RejectionMeters {
      * function counter's object weakly: the object is {@code streams}, which the service holds.
      */
     public static void register(MeterRegistry registry, KafkaStreams streams) {
-        for (InvalidInputException.Kind kind : InvalidInputException.Kind.values()) {
+        for (RejectionReason kind : RejectionReason.values()) {
             String sensor = kind.sensor() + "-total";
             FunctionCounter.builder(NAME, streams, s -> StreamsSensors.sum(s.metrics(), SENSOR_GROUP, sensor)).tag("reason", kind.label())
                     .description("JSON input refused by ingestion, by reason (to rejected-input)").register(registry);

@@ -1,9 +1,9 @@
 package io.agentoutcomes.app.redrive;
 
-import io.agentoutcomes.app.ConfigOptions;
+import io.agentoutcomes.app.cli.ConfigOptions;
 import io.agentoutcomes.app.config.AppConfig;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Iterator;

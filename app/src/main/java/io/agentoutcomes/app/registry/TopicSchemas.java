@@ -3,7 +3,7 @@ package io.agentoutcomes.app.registry;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.avro.serde.WireFormat;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,10 +1,10 @@
 package io.agentoutcomes.app.streams;
 
-import io.agentoutcomes.topology.BoundedDeserializer;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.ingest.CredentialScrubber;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
 import io.agentoutcomes.topology.ingest.RejectedInput;
+import io.agentoutcomes.topology.intake.BoundedDeserializer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.agentoutcomes.app.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.agentoutcomes.app.ConfigOptions;
+import io.agentoutcomes.app.cli.ConfigOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -12,7 +12,7 @@ import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.time.Clock;

@@ -9,9 +9,9 @@ import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiOperat
 import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiProviderNameIncubatingValues;
 import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiSystemIncubatingValues;
 import io.opentelemetry.semconv.incubating.GenAiIncubatingAttributes.GenAiTokenTypeIncubatingValues;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** The names the metrics use are OpenTelemetry's own (its semantic-convention constants, 1.37). */
 class GenAiConventionsTest {

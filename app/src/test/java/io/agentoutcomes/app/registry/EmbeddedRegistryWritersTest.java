@@ -10,7 +10,7 @@ import io.agentoutcomes.avro.registry.CompatibilityLevel;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
 import io.agentoutcomes.client.testing.TestBroker;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

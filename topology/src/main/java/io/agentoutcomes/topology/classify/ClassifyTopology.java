@@ -1,10 +1,11 @@
 package io.agentoutcomes.topology.classify;
 
+import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ClassifiedOutcome;
+import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.RetryRequest;
-import io.agentoutcomes.topology.Intake;
-import io.agentoutcomes.topology.Topics;
 import io.agentoutcomes.topology.fallback.FallbackChains;
+import io.agentoutcomes.topology.topic.Topics;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
@@ -32,15 +33,17 @@ public final class ClassifyTopology {
     }
 
     /**
-     * Adds the classification of agent results and node events, each kind with its task store; {@code budgets} stop
-     * agent results' retries once exhausted (budget-aware retries; {@link BudgetGuard.Factory#NONE}: none do).
+     * Adds the classification of agent results and node events (the intake's streams), each kind with its task store;
+     * {@code budgets} stop agent results' retries once exhausted (budget-aware retries; {@link BudgetGuard.Factory#NONE}:
+     * none do).
      */
-    public static Classified classify(StreamsBuilder builder, Intake intake, RetryPolicy policy, TaskRetention retention,
-                                      BudgetGuard.Factory budgets) {
+    public static Classified classify(StreamsBuilder builder, KStream<String, AgentResult> agentResults,
+                                      KStream<String, NodeFinished> nodeFinished, RetryPolicy policy,
+                                      TaskRetention retention, BudgetGuard.Factory budgets) {
         return new Classified(
-                classify(intake.agentResults(), TaskKind.AGENT_RESULTS, TaskClassifier.AGENT_TASKS_STORE,
+                classify(agentResults, TaskKind.AGENT_RESULTS, TaskClassifier.AGENT_TASKS_STORE,
                         "classify-agent-results", policy, retention, budgets),
-                classify(intake.nodeFinished(), TaskKind.NODE_FINISHED, TaskClassifier.NODE_TASKS_STORE,
+                classify(nodeFinished, TaskKind.NODE_FINISHED, TaskClassifier.NODE_TASKS_STORE,
                         "classify-node-finished", policy, retention, BudgetGuard.Factory.NONE));
     }
 

@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNKNOWN_DIALECT;
+import static io.agentoutcomes.topology.ingest.RejectionReason.UNKNOWN_DIALECT;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
@@ -19,7 +19,7 @@ public final class AgentResultNormalizer {
      * The JSON dialects, in the order their shapes are tried (a review-agent {@code success} with {@code agentId} before
      * a vat-envelope's bare {@code success}); the refusals name them in this order.
      */
-    static final List<JsonDialect> DIALECTS = List.of(new ReviewAgentResult(), new VatEnvelope(), new FlatAgentsResult());
+    static final List<JsonDialect> DIALECTS = List.of(new ReviewAgentDialect(), new VatEnvelopeDialect(), new FlatAgentsDialect());
 
     private AgentResultNormalizer() {
     }

@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNPARSEABLE_JSON;
+import static io.agentoutcomes.topology.ingest.RejectionReason.UNPARSEABLE_JSON;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.INVALID_CLOUDEVENT;
+import static io.agentoutcomes.topology.ingest.RejectionReason.INVALID_CLOUDEVENT;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.TOO_LARGE;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
@@ -16,7 +16,6 @@ import io.agentoutcomes.avro.RateLimitState;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.topology.InputLimits;
 import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.Money;

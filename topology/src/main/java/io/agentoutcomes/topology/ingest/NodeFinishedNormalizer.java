@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNKNOWN_DIALECT;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.UNKNOWN_DIALECT;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.HeaderNames;

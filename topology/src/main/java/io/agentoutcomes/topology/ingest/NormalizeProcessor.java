@@ -1,6 +1,5 @@
 package io.agentoutcomes.topology.ingest;
 
-import io.agentoutcomes.topology.InputLimits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -29,7 +28,7 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, O
     private final InputHeaders accepted = new InputHeaders();
     private final EventTimeBound eventTime;
     private final String topic;
-    private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
+    private final Map<RejectionReason, Sensor> rejections = new EnumMap<>(RejectionReason.class);
     private final String canonicalSink;
     private final String rejectedSink;
     private ProcessorContext<Object, Object> context;
@@ -58,14 +57,14 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, O
         byte[] key = record.key();
         try {
             if (record.value() == null) {
-                throw new InvalidInputException(InvalidInputException.Kind.UNPARSEABLE_JSON, "empty record (null value)");
+                throw new InvalidInputException(RejectionReason.UNPARSEABLE_JSON, "empty record (null value)");
             }
             if (record.value().length > maxBytes) {
-                throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a value of "
+                throw new InvalidInputException(RejectionReason.TOO_LARGE, "a value of "
                         + record.value().length + " bytes is longer than " + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
             }
             if (key != null && key.length > InputLimits.MAX_KEY_BYTES) {
-                throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a key of " + key.length
+                throw new InvalidInputException(RejectionReason.TOO_LARGE, "a key of " + key.length
                         + " bytes is longer than " + InputLimits.MAX_KEY_BYTES);
             }
             checkHeaders(record.headers(), "");
@@ -84,7 +83,7 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, O
         } catch (InvalidInputException e) {
             rejectionSensor(e.kind(), metadata.topic()).record();
             Headers headers = RejectedInput.copyHeaders(record.headers());
-            byte[] value = e.kind() == InvalidInputException.Kind.TOO_LARGE && record.value() != null
+            byte[] value = e.kind() == RejectionReason.TOO_LARGE && record.value() != null
                     && record.value().length > maxBytes
                     ? RejectedInput.dropValue(record.value(), headers) : RejectedInput.scrubValue(record.value(), headers);
             RejectedInput.describe(headers, e, e.kind().label(), metadata);
@@ -96,12 +95,12 @@ final class NormalizeProcessor<V> implements Processor<byte[], byte[], Object, O
     private static void checkHeaders(Headers headers, String which) {
         int bytes = InputHeaders.headerBytes(headers);
         if (bytes > InputLimits.MAX_HEADER_BYTES) {
-            throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "headers of " + bytes + " bytes" + which
+            throw new InvalidInputException(RejectionReason.TOO_LARGE, "headers of " + bytes + " bytes" + which
                     + " are more than " + InputLimits.MAX_HEADER_BYTES);
         }
     }
 
-    private Sensor rejectionSensor(InvalidInputException.Kind kind, String topic) {
+    private Sensor rejectionSensor(RejectionReason kind, String topic) {
         return rejections.computeIfAbsent(kind, k -> context.metrics().addRateTotalSensor(
                 InvalidInputException.METRICS_SCOPE, topic, k.sensor(), Sensor.RecordingLevel.INFO));
     }

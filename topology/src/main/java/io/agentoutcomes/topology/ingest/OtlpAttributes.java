@@ -1,10 +1,9 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.TOO_LARGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
-import io.agentoutcomes.topology.InputLimits;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.common.v1.KeyValue;
 import java.util.List;

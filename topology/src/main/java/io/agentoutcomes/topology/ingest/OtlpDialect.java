@@ -1,9 +1,9 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.TOO_LARGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
 import com.google.protobuf.ByteString;
 import io.agentoutcomes.avro.AgentResult;
@@ -14,7 +14,6 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.analytics.TokenNormalizer;
 import io.opentelemetry.proto.trace.v1.Span;
 import io.opentelemetry.proto.trace.v1.Status;

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
@@ -154,7 +154,7 @@ final class OtlpJson {
             throw new InvalidInputException(WRONG_TYPE, at + " is " + type(list) + ": expected an array");
         }
         if (list.size() > OtlpAttributes.MAX_ATTRIBUTES) {
-            throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, at + " has " + list.size()
+            throw new InvalidInputException(RejectionReason.TOO_LARGE, at + " has " + list.size()
                     + " attributes: more than " + OtlpAttributes.MAX_ATTRIBUTES);
         }
         List<KeyValue> keyValues = new ArrayList<>(list.size());

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.TOO_LARGE;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.UNPARSEABLE_PROTOBUF;
+import static io.agentoutcomes.topology.ingest.RejectionReason.TOO_LARGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.UNPARSEABLE_PROTOBUF;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;

@@ -1,7 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
 import io.agentoutcomes.avro.AgentResult;
-import io.agentoutcomes.topology.InputLimits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.EnumMap;
@@ -37,7 +36,7 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
     private final InputHeaders accepted = new InputHeaders();
     private final EventTimeBound eventTime;
     private final String topic;
-    private final Map<InvalidInputException.Kind, Sensor> rejections = new EnumMap<>(InvalidInputException.Kind.class);
+    private final Map<RejectionReason, Sensor> rejections = new EnumMap<>(RejectionReason.class);
     private final String canonicalSink;
     private final String rejectedSink;
     private ProcessorContext<Object, Object> context;
@@ -66,15 +65,15 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
         RecordContext source;
         try {
             if (record.value() == null) {
-                throw new InvalidInputException(InvalidInputException.Kind.UNPARSEABLE_PROTOBUF, "empty record (null value)");
+                throw new InvalidInputException(RejectionReason.UNPARSEABLE_PROTOBUF, "empty record (null value)");
             }
             if (record.value().length > maxBytes) {
-                throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "a value of " + record.value().length
+                throw new InvalidInputException(RejectionReason.TOO_LARGE, "a value of " + record.value().length
                         + " bytes is longer than " + InputLimits.MAX_RECORD_BYTES_CONFIG + " " + maxBytes);
             }
             int headerBytes = InputHeaders.headerBytes(record.headers());
             if (headerBytes > MAX_HEADER_BYTES) {
-                throw new InvalidInputException(InvalidInputException.Kind.TOO_LARGE, "headers of " + headerBytes
+                throw new InvalidInputException(RejectionReason.TOO_LARGE, "headers of " + headerBytes
                         + " bytes are more than " + MAX_HEADER_BYTES + " (an OTLP request's are copied onto each of its results)");
             }
             spans = OtlpRequests.read(record.value());
@@ -116,7 +115,7 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
         Headers headers = RejectedInput.copyHeaders(record.headers());
         byte[] value = record.value();
         boolean json = value != null && OtlpRequests.isJson(value);
-        value = e.kind() == InvalidInputException.Kind.TOO_LARGE && value != null && value.length > maxBytes
+        value = e.kind() == RejectionReason.TOO_LARGE && value != null && value.length > maxBytes
                 ? RejectedInput.dropValue(value, headers) : OtlpRejections.scrubRequest(value, json, headers);
         RejectedInput.describe(headers, e, e.kind().label(), metadata);
         context.forward(new Record<Object, Object>(RejectedInput.boundedKey(record.key(), headers), value, record.timestamp(),
@@ -146,7 +145,7 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
         headers.add(name, value.getBytes(StandardCharsets.UTF_8));
     }
 
-    private Sensor rejectionSensor(InvalidInputException.Kind kind) {
+    private Sensor rejectionSensor(RejectionReason kind) {
         return rejections.computeIfAbsent(kind, k -> context.metrics().addRateTotalSensor(
                 InvalidInputException.METRICS_SCOPE, topic, k.sensor(), Sensor.RecordingLevel.INFO));
     }

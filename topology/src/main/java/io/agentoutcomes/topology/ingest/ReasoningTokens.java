@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.OUT_OF_RANGE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.OUT_OF_RANGE;
 
 import io.agentoutcomes.avro.Usage;
 import java.util.List;

@@ -2,7 +2,6 @@ package io.agentoutcomes.topology.ingest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.agentoutcomes.topology.InputLimits;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;

@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.avro.specific.SpecificRecord;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.serialization.BytesSerializer;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -46,7 +46,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
 
     private final ProviderGateSettings settings;
     private final Fallbacks fallbacks;
-    private final PendingRetries codec = new PendingRetries();
+    private final PendingRetries heldRetries = new PendingRetries();
     /** Every scope of this task, as in the state store: the gate checks each on its wall-clock schedule. */
     private final Map<String, ProviderState> scopes = new HashMap<>();
     private ProcessorContext<String, Object> context;
@@ -125,7 +125,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
             forward(retry, headers, now);
             spend(state, 1, now);
         } else {
-            held.put(HeldRetryKey.of(key, retry), codec.encode(headers, retry));
+            held.put(HeldRetryKey.of(key, retry), heldRetries.encode(headers, retry));
             state.setHeld(state.getHeld() + 1);
         }
         states.put(key, state);
@@ -141,7 +141,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         try (KeyValueIterator<Bytes, byte[]> oldest = held.prefixScan(HeldRetryKey.prefix(key), new BytesSerializer())) {
             while (examined++ < MAX_PER_CHECK && oldest.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = oldest.next();
-                Fallbacks.Diversion diversion = fallbacks.divert(state, codec.retry(entry.value), now, fallback ->
+                Fallbacks.Diversion diversion = fallbacks.divert(state, heldRetries.retry(entry.value), now, fallback ->
                         stateOf(fallback.key(), fallback.provider(), fallback.model(), now));
                 if (diversion == null) {
                     // a scope of one model: its held retries share one chain, and none of it can serve them either
@@ -204,7 +204,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         try (KeyValueIterator<Bytes, byte[]> oldest = held.prefixScan(HeldRetryKey.prefix(key), new BytesSerializer())) {
             while (released < allowed && oldest.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = oldest.next();
-                forward(codec.retry(entry.value), PendingRetries.headers(entry.value), now);
+                forward(heldRetries.retry(entry.value), PendingRetries.headers(entry.value), now);
                 held.delete(entry.key);
                 released++;
             }
@@ -266,7 +266,7 @@ final class ProviderGate implements Processor<String, SpecificRecord, String, Ob
         try (KeyValueIterator<Bytes, byte[]> oldest = held.prefixScan(HeldRetryKey.prefix(key), new BytesSerializer())) {
             while (stopped < MAX_PER_CHECK && oldest.hasNext()) {
                 KeyValue<Bytes, byte[]> entry = oldest.next();
-                RetryRequest retry = codec.retry(entry.value);
+                RetryRequest retry = heldRetries.retry(entry.value);
                 if (retry.getDueAt() > before) {
                     break;
                 }

@@ -2,7 +2,7 @@ package io.agentoutcomes.topology.replay;
 
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.JobReplayState;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;

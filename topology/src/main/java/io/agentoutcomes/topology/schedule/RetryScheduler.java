@@ -26,7 +26,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
     private final SchedulerSettings settings;
     private ProcessorContext<String, RetryRequest> context;
     private KeyValueStore<Bytes, byte[]> pending;
-    private final PendingRetries codec = new PendingRetries();
+    private final PendingRetries pendingRetries = new PendingRetries();
     /** Where the next check starts: every entry before it has been forwarded. */
     private Bytes resumeFrom = PendingRetryKey.firstDueAt(0);
 
@@ -59,7 +59,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
             return;
         }
         Bytes key = PendingRetryKey.of(retry);
-        pending.put(key, codec.encode(record.headers(), retry));
+        pending.put(key, pendingRetries.encode(record.headers(), retry));
         // Only if the wall clock stepped back can a new entry land before where the next check resumes.
         if (key.compareTo(resumeFrom) < 0) {
             resumeFrom = key;
@@ -76,7 +76,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
                     resumeFrom = entry.key;
                     return;
                 }
-                RetryRequest retry = codec.retry(entry.value);
+                RetryRequest retry = pendingRetries.retry(entry.value);
                 context.forward(new Record<>(retry.getTaskId(), retry, now, PendingRetries.headers(entry.value)));
                 pending.delete(entry.key);
                 forwarded++;

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.schedule;
 
 import io.agentoutcomes.avro.RetryRequest;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;

@@ -143,6 +143,6 @@ class FreeTextScrubberTest {
         assertThatThrownBy(() -> InputBounds.check(result)).isInstanceOf(InvalidInputException.class)
                 .hasMessage("outcome.warnings[455]: redacting credential-like text would make the record 4104 characters "
                         + "longer than it came, more than 4096")
-                .extracting(e -> ((InvalidInputException) e).kind()).isEqualTo(InvalidInputException.Kind.TOO_LARGE);
+                .extracting(e -> ((InvalidInputException) e).kind()).isEqualTo(RejectionReason.TOO_LARGE);
     }
 }

@@ -7,7 +7,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.StageDriver;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.time.Instant;
 import java.util.List;
 import java.util.Properties;

@@ -12,7 +12,6 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.avro.Success;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.StageDriver;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

@@ -42,7 +42,7 @@ class OtlpDialectTest {
                 null, null), CONTEXT);
     }
 
-    private static void refused(Span span, InvalidInputException.Kind kind, String message) {
+    private static void refused(Span span, RejectionReason kind, String message) {
         assertThatThrownBy(() -> map(span, text("service.name", "bot")))
                 .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.kind()).isEqualTo(kind))
                 .hasMessage(message);
@@ -71,22 +71,22 @@ class OtlpDialectTest {
 
     @Test
     void eachBadSpanIsRefusedWithItsReason() {
-        refused(chat().setEndTimeUnixNano(1).build(), InvalidInputException.Kind.OUT_OF_RANGE,
+        refused(chat().setEndTimeUnixNano(1).build(), RejectionReason.OUT_OF_RANGE,
                 "resourceSpans[0].scopeSpans[0].spans[3] ends before it starts (endTimeUnixNano 1 < startTimeUnixNano 1000000000)");
-        refused(chat().setTraceId(ByteString.copyFrom(new byte[16])).build(), InvalidInputException.Kind.OUT_OF_RANGE,
+        refused(chat().setTraceId(ByteString.copyFrom(new byte[16])).build(), RejectionReason.OUT_OF_RANGE,
                 "resourceSpans[0].scopeSpans[0].spans[3] traceId is all zeros: an invalid id (W3C Trace Context)");
-        refused(chat().setSpanId(ByteString.copyFrom(new byte[] {1, 2, 3})).build(), InvalidInputException.Kind.WRONG_TYPE,
+        refused(chat().setSpanId(ByteString.copyFrom(new byte[] {1, 2, 3})).build(), RejectionReason.WRONG_TYPE,
                 "resourceSpans[0].scopeSpans[0].spans[3] spanId is 3 bytes: expected 8");
-        refused(chat(text("gen_ai.usage.input_tokens", "ten")).build(), InvalidInputException.Kind.WRONG_TYPE,
+        refused(chat(text("gen_ai.usage.input_tokens", "ten")).build(), RejectionReason.WRONG_TYPE,
                 "resourceSpans[0].scopeSpans[0].spans[3] attribute gen_ai.usage.input_tokens is 'ten': expected a whole number");
-        refused(chat(number("gen_ai.usage.completion_tokens", -1)).build(), InvalidInputException.Kind.OUT_OF_RANGE,
+        refused(chat(number("gen_ai.usage.completion_tokens", -1)).build(), RejectionReason.OUT_OF_RANGE,
                 "resourceSpans[0].scopeSpans[0].spans[3] attribute gen_ai.usage.completion_tokens is -1: must not be negative");
         refused(chat().setStatus(Status.newBuilder().setCode(Status.StatusCode.STATUS_CODE_ERROR)
-                        .setMessage("x".repeat(8193))).build(), InvalidInputException.Kind.TOO_LARGE,
+                        .setMessage("x".repeat(8193))).build(), RejectionReason.TOO_LARGE,
                 "resourceSpans[0].scopeSpans[0].spans[3] status message is 8193 characters long: more than 8192");
         assertThatThrownBy(() -> map(chat().build()))
                 .isInstanceOfSatisfying(InvalidInputException.class,
-                        e -> assertThat(e.kind()).isEqualTo(InvalidInputException.Kind.MISSING_FIELD))
+                        e -> assertThat(e.kind()).isEqualTo(RejectionReason.MISSING_FIELD))
                 .hasMessage("agent id is missing: resourceSpans[0].scopeSpans[0].spans[3] has no gen_ai.agent.id, "
                         + "gen_ai.agent.name or resource service.name");
     }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.ByteString;
 import io.agentoutcomes.avro.AgentResult;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.ingest.OtelSdkSpans.Encoding;
 import io.opentelemetry.api.trace.Span;

@@ -11,7 +11,6 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Failure;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
-import io.agentoutcomes.topology.InputLimits;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.ingest.OtelSdkSpans.Encoding;
 import io.opentelemetry.api.trace.Span;

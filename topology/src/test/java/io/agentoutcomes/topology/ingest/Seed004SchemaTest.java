@@ -8,9 +8,9 @@ import java.time.Instant;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Seed 004's Zod schema (FR-025) and its Validation Rules table, row by row: every required field of each variant
@@ -45,7 +45,7 @@ class Seed004SchemaTest {
     void seed004RequiredFieldsAreEnforced(String row, String json, String message) {
         assertThatThrownBy(() -> normalize(json)).isInstanceOf(InvalidInputException.class)
                 .hasMessageContaining(message)
-                .satisfies(e -> assertThat(((InvalidInputException) e).kind()).isEqualTo(InvalidInputException.Kind.MISSING_FIELD));
+                .satisfies(e -> assertThat(((InvalidInputException) e).kind()).isEqualTo(RejectionReason.MISSING_FIELD));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -78,7 +78,7 @@ class Seed004SchemaTest {
     void seed004ValuesTheSchemaRefusesAreRejectedAsWrongType(String row, String json, String message) {
         assertThatThrownBy(() -> normalize(json)).isInstanceOf(InvalidInputException.class)
                 .hasMessage(message)
-                .satisfies(e -> assertThat(((InvalidInputException) e).kind()).isEqualTo(InvalidInputException.Kind.WRONG_TYPE));
+                .satisfies(e -> assertThat(((InvalidInputException) e).kind()).isEqualTo(RejectionReason.WRONG_TYPE));
     }
 
     @Test

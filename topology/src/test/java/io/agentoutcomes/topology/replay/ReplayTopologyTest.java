@@ -8,7 +8,7 @@ import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.StepResultType;
 import io.agentoutcomes.avro.StopReason;
 import io.agentoutcomes.topology.StageDriver;
-import io.agentoutcomes.topology.Topics;
+import io.agentoutcomes.topology.topic.Topics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;

@@ -1,10 +1,9 @@
 package io.agentoutcomes.app.http.query;
 
-import org.apache.kafka.streams.state.KeyValueIterator;
-import io.agentoutcomes.app.http.health.StreamsHealth;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.kafka.StreamsProgress;
+import io.agentoutcomes.app.http.health.StreamsHealth;
 import io.agentoutcomes.app.kafka.StoreTopics;
+import io.agentoutcomes.app.kafka.StreamsProgress;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,6 +25,7 @@ import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.StreamsMetadata;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.state.HostInfo;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 

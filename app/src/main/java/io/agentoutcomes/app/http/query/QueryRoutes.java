@@ -11,6 +11,7 @@ import io.agentoutcomes.app.http.HttpApiServer.Pool;
 import io.agentoutcomes.app.http.HttpExchanges;
 import io.agentoutcomes.app.http.HttpExchanges.BadRequest;
 import io.agentoutcomes.app.http.Routes.Route;
+import io.agentoutcomes.app.json.AvroJson;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.FallbackCount;
 import io.agentoutcomes.avro.JobReplayState;

@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.ProcessingContext;

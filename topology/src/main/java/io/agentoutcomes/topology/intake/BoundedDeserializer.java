@@ -1,8 +1,10 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import io.agentoutcomes.topology.ingest.InputBounds;
 import io.agentoutcomes.topology.ingest.InputHeaders;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import io.agentoutcomes.topology.ingest.InvalidInputException;
+import io.agentoutcomes.topology.ingest.RejectionReason;
 import java.util.function.Consumer;
 import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Headers;
@@ -71,7 +73,7 @@ public final class BoundedDeserializer<T> implements Deserializer<T> {
         if (!key) {
             int headerBytes = InputHeaders.headerBytes(headers);
             if (headerBytes > InputLimits.MAX_HEADER_BYTES) {
-                throw new RefusedValueException(InvalidInputException.Kind.TOO_LARGE.label(), "headers of " + headerBytes
+                throw new RefusedValueException(RejectionReason.TOO_LARGE.label(), "headers of " + headerBytes
                         + " bytes on " + topic + " are more than " + InputLimits.MAX_HEADER_BYTES);
             }
         }
@@ -98,7 +100,7 @@ public final class BoundedDeserializer<T> implements Deserializer<T> {
             throw new RefusedValueException("missing-field", "null value: an input record on " + topic + " must have a value");
         }
         if (data.length > maxBytes) {
-            throw new RefusedValueException(InvalidInputException.Kind.TOO_LARGE.label(), (key ? "a key of " : "a value of ")
+            throw new RefusedValueException(RejectionReason.TOO_LARGE.label(), (key ? "a key of " : "a value of ")
                     + data.length + " bytes on " + topic + " is longer than " + limit);
         }
         return data;

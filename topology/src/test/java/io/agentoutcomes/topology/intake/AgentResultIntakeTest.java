@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import static io.agentoutcomes.topology.StageDriver.T0;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -14,8 +14,12 @@ import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
+import io.agentoutcomes.topology.AgentOutcomesTopology;
+import io.agentoutcomes.topology.PipelineSettings;
+import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.pricing.PriceResults;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;

@@ -1,7 +1,6 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.topic;
 
 import io.agentoutcomes.avro.HeaderNames;
-import io.agentoutcomes.topology.ingest.InputHeaders;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
@@ -90,7 +89,7 @@ public final class OutputHeaders {
 
     /**
      * Adds the origin headers for {@code source}, unless the record already has them: every input record has them from
-     * where the pipeline read it ({@link InputHeaders}), so this names {@code source} only for records of a stage run
+     * where the pipeline read it ({@code ingest.InputHeaders}), so this names {@code source} only for records of a stage run
      * alone.
      */
     public static Headers origin(Headers headers, RecordMetadata source) {

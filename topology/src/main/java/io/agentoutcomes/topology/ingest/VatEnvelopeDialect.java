@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
@@ -24,7 +24,7 @@ import java.util.Set;
  * {@code error} or {@code in-progress}, bare, as {@code {result}} (one-shot output) or as
  * {@code {reply, sessionState, result}} (conversational output: all three required, as the envelope types it).
  */
-final class VatEnvelope implements JsonDialect {
+final class VatEnvelopeDialect implements JsonDialect {
     private static final Set<String> STATUSES = Set.of("success", "error", "in-progress");
 
     @Override

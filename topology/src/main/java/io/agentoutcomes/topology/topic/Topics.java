@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.topic;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;

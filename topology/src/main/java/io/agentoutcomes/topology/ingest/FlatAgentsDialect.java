@@ -1,6 +1,6 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.RejectionReason.MISSING_FIELD;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.AgentResult;
@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * tokens, {@code cost} as a breakdown or a float, {@code finish_reason}, a structured {@code error} (none = success),
  * {@code rate_limit} with windows, and {@code provider_data} whose raw headers are redacted here.
  */
-final class FlatAgentsResult implements JsonDialect {
+final class FlatAgentsDialect implements JsonDialect {
     private static final List<String> FIELDS = List.of("output", "content", "usage", "cost", "error", "finish_reason",
             "rate_limit", "provider_data");
 
@@ -152,7 +152,7 @@ final class FlatAgentsResult implements JsonDialect {
             return null;
         }
         if (cost.isNumber()) {
-            return VatEnvelope.reportedTotal(root.money("cost"));
+            return VatEnvelopeDialect.reportedTotal(root.money("cost"));
         }
         JsonFields parts = root.object("cost");
         BigDecimal input = parts.money("input");

@@ -1,7 +1,7 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.MISSING_FIELD;
-import static io.agentoutcomes.topology.ingest.InvalidInputException.Kind.WRONG_TYPE;
+import static io.agentoutcomes.topology.ingest.RejectionReason.MISSING_FIELD;
+import static io.agentoutcomes.topology.ingest.RejectionReason.WRONG_TYPE;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,7 +29,7 @@ import java.util.Set;
  * a finding's {@code metadata} an object ({@code z.record}), no field null ({@code .optional()} lets a field be
  * absent, never null), and every {@code z.number()} any finite number from 0 up, rounded half up to a whole.
  */
-final class ReviewAgentResult implements JsonDialect {
+final class ReviewAgentDialect implements JsonDialect {
     private static final Set<String> ONLY_STATUSES = Set.of("failure", "skipped");
     /** The dialect's {@code AgentMetricsSchema}: what every result's metrics must hold. */
     private static final List<String> REQUIRED_METRICS = List.of("durationMs", "filesProcessed");
@@ -122,8 +122,8 @@ final class ReviewAgentResult implements JsonDialect {
     private static ExecutionMetadata execution(JsonFields metrics) {
         return ExecutionMetadata.newBuilder()
                 .setDurationMs(metrics.roundedCount("durationMs"))
-                .setUsage(VatEnvelope.totalTokens(metrics.roundedCount("tokensUsed")))
-                .setCost(VatEnvelope.reportedTotal(metrics.money("estimatedCostUsd")))
+                .setUsage(VatEnvelopeDialect.totalTokens(metrics.roundedCount("tokensUsed")))
+                .setCost(VatEnvelopeDialect.reportedTotal(metrics.money("estimatedCostUsd")))
                 .build();
     }
 

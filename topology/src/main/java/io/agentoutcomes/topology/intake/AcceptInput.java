@@ -1,7 +1,8 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import io.agentoutcomes.topology.ingest.EventTimeBound;
 import io.agentoutcomes.topology.ingest.InputHeaders;
+import io.agentoutcomes.topology.ingest.InputLimits;
 import java.util.Objects;
 import java.util.function.Function;
 import org.apache.kafka.common.header.Headers;

@@ -1,4 +1,4 @@
-package io.agentoutcomes.app.http.query;
+package io.agentoutcomes.app.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.topology.attribution.AttributeResults;

@@ -1,4 +1,4 @@
-package io.agentoutcomes.app;
+package io.agentoutcomes.app.cli;
 
 import io.agentoutcomes.app.config.AgentOutcomesConfig;
 import io.agentoutcomes.app.config.AppConfig;
@@ -50,6 +50,11 @@ public final class ConfigOptions {
             description = "Any other setting, e.g. security.protocol=SASL_SSL or num.stream.threads=2. Repeatable.")
     Map<String, String> properties = new LinkedHashMap<>();
 
+    /** The {@code -p} settings, to which a command may add defaults of its own before {@link #load}. */
+    public Map<String, String> properties() {
+        return properties;
+    }
+
     /** The setting each flag sets, for the settings table; every other setting is {@code -p key=value}. */
     public static final Map<String, String> FLAGS = Map.of(
             ConfigLoader.BOOTSTRAP_SERVERS, "--bootstrap-servers",
@@ -68,7 +73,7 @@ public final class ConfigOptions {
     }
 
     /** The settings these flags give: {@code -p} ones and those of the named flags ({@link #FLAGS}). */
-    Map<String, String> flagSettings() {
+    public Map<String, String> flagSettings() {
         Map<String, String> flags = new HashMap<>(properties);
         put(flags, ConfigLoader.BOOTSTRAP_SERVERS, bootstrapServers);
         put(flags, ConfigLoader.SCHEMA_REGISTRY_URL, schemaRegistryUrl);

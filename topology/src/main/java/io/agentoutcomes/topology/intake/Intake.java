@@ -1,10 +1,13 @@
-package io.agentoutcomes.topology;
+package io.agentoutcomes.topology.intake;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.NodeFinished;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.topology.ingest.InputBounds;
+import io.agentoutcomes.topology.ingest.InputLimits;
+import io.agentoutcomes.topology.pricing.PricingSettings;
+import io.agentoutcomes.topology.topic.Topics;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -38,9 +41,11 @@ public record Intake(
     /** The agent results' one node of intake, attribution and pricing (a name the bench's stage table knows). */
     static final String AGENT_RESULTS_NODE = TopicNames.AGENT_RESULTS + "-accept-attribute-price";
 
-    /** Adds the input streams to the builder; records out of bounds are refused as they are read. */
+    /** Adds the input streams to the builder; records out of bounds are refused as they are read; agent results
+     * attributed and priced with {@code pricing} in the node that accepts them. */
     public static Intake build(StreamsBuilder builder, Topics topics, InputLimits limits,
-                               Supplier<IntakeStep<AgentResult>> agentResults) {
+                               PricingSettings pricing) {
+        Supplier<IntakeStep<AgentResult>> agentResults = () -> new PrepareAgentResults(pricing);
         return new Intake(
                 keyed(builder, topics.agentResults, limits, InputBounds::check, AgentResult::getTaskId, agentResults,
                         TopicNames.AGENT_RESULTS, AGENT_RESULTS_NODE),

@@ -1,4 +1,4 @@
-package io.agentoutcomes.app.http.query;
+package io.agentoutcomes.app.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
