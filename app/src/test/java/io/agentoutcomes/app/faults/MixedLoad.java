@@ -33,7 +33,7 @@ import org.apache.kafka.common.serialization.Serializer;
  * The suite's load generator and its own tally: JSON in every agent dialect (seed 000 VAT envelopes, seed 003
  * flatagents, seed 004 review agents; successes, failures, in-progress), canonical Avro through the project's serde, and seed 001 {@code node_finished}
  * events (JSON flat and wrapped, and Avro) of several jobs; successes, skips, retryable failures (retried after the
- * short backoff the suite configures) and permanent ones. Every record has an explicit result id, a task of its own,
+ * backoff the scenario configures) and permanent ones. Every record has an explicit result id, a task of its own,
  * and an explicit timestamp in {@link #EVENT_HOUR}, advancing {@link #EVENT_STEP_MS} a record as a producer's clock would
  * (about twice as fast as real time at the scenarios' rates), so analytics windows are known.
  * {@link #clock} then sends one success per agent/model/provider (and one node event, for the workflow nodes'
@@ -140,8 +140,8 @@ final class MixedLoad {
 
     /**
      * The next {@code count} records, tallied, all rate-limited failures of the load's agents and providers (Avro and
-     * seed 000 {@code llm-rate-limit}, advertising no request window): a burst whose retries come due together, 2 s
-     * (the suite's backoff) after each is classified, and that neither opens a circuit nor is paced.
+     * seed 000 {@code llm-rate-limit}, advertising no request window): a burst whose retries come due together, one
+     * rate-limit backoff after each is classified, and that neither opens a circuit nor is paced.
      */
     synchronized List<ProducerRecord<byte[], byte[]>> rateLimitedFailures(int count) {
         List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();

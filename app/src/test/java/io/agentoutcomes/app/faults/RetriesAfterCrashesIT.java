@@ -2,9 +2,6 @@ package io.agentoutcomes.app.faults;
 
 import io.agentoutcomes.avro.RetryRequest;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,22 +37,18 @@ class RetriesAfterCrashesIT {
     private static final Duration RESETS_IN = Duration.ofSeconds(8);
     private static final Duration RETRIES_WITHIN = Duration.ofSeconds(6);
     private static final Duration AFTER_READY = Duration.ofSeconds(10);
-    /** The provider gate's input of retries, as Kafka Streams names the repartition topic of the application. */
-    private static final String GATE_INPUT = "agent-outcomes-provider-retries-repartition";
 
     @Test
     void retriesDueWhileDownComeOutSoonAfterEachRestartAtTheDefaultsWhateverTheProviderSaidMeanwhile() throws Exception {
         Scenarios.run("RetriesAfterCrashesIT: retries due while down, the service at its default backoff, SIGKILLed "
                 + KILLS + " times back to back", "retries-after-crashes", (dir, random, figures, softly) -> {
-            Map<String, String> settings = new LinkedHashMap<>();
-            settings.put("topic.partitions", "2");
-            settings.put("topic.replication.factor", "1");
+            Map<String, String> settings = Scenarios.defaults(1);
             try (BrokerCluster kafka = BrokerCluster.start(dir.resolve("kafka"), 1);
                  AppInstance app = AppInstance.create("app", dir, kafka.bootstrapServers(), Optional.empty(),
                          "agent-outcomes", settings)) {
                 figures.put("first start to /health 200", app.start(dir.resolve("app.log")).awaitHealthy(Duration.ofSeconds(120)));
                 try (TopicWatcher watcher = new TopicWatcher(kafka.bootstrapServers(), PipelineChecks.OUTPUT_TOPICS);
-                     TopicWatcher gateInput = new TopicWatcher(kafka.bootstrapServers(), List.of(GATE_INPUT));
+                     TopicWatcher gateInput = new TopicWatcher(kafka.bootstrapServers(), List.of(RetryLateness.GATE_INPUT));
                      LoadProducer producer = new LoadProducer(kafka.bootstrapServers());
                      RetryBudgetSampler budget = new RetryBudgetSampler(app)) {
                     MixedLoad load = new MixedLoad("late", app.registryUrl());
@@ -91,7 +84,7 @@ class RetriesAfterCrashesIT {
                     figures.putAll(RetryLateness.check(late, outages, RETRIES_WITHIN,
                             l -> budget.exhausted(l.scope(), l.visibleAtMs() - l.fromReadyMs(), l.forwardedAtMs()), softly));
                     figures.put("/providers samples of the retry budget", budget.samples());
-                    figures.putAll(hops(late, scheduledAt(checks, gateInput)));
+                    figures.putAll(RetryLateness.hops(late, RetryLateness.scheduledAt(checks, gateInput)));
                     // the retries due in the 10 s after each restart was ready: those the catch-up's provider windows held
                     for (int k = 0; k < KILLS; k++) {
                         List<RetryLateness.Late> after = RetryLateness.dueWhileDown(checks, watcher, load.tally(),
@@ -103,39 +96,6 @@ class RetriesAfterCrashesIT {
                 }
             }
         });
-    }
-
-    /**
-     * When the scheduler forwarded each retry to the provider gate: the record time of its first record on the gate's
-     * input topic (the scheduler stamps a retry with the wall clock as it forwards it), by result id.
-     */
-    private static Map<String, Long> scheduledAt(PipelineChecks checks, TopicWatcher gateInput) {
-        Map<String, Long> at = new HashMap<>();
-        for (TopicWatcher.Seen seen : gateInput.records(GATE_INPUT)) {
-            at.putIfAbsent(checks.decode(seen, RetryRequest.class).getResultId(), seen.record().timestamp());
-        }
-        return at;
-    }
-
-    /**
-     * Which hop the retries due while down waited in: from due to the scheduler's forwarding (the scheduler and the
-     * delay topics in front of it), and from there to visible on retry-ready (the gate's repartition hop); the 5
-     * latest with both times.
-     */
-    private static Map<String, Object> hops(List<RetryLateness.Late> late, Map<String, Long> scheduledAt) {
-        List<RetryLateness.Late> gated = late.stream().filter(l -> scheduledAt.containsKey(l.resultId())).toList();
-        Map<String, Object> figures = new LinkedHashMap<>();
-        figures.put("retries due while down through the gate: count, max ms from due to the scheduler's forward, "
-                + "max ms from the scheduler's forward to visible", gated.size() + ", "
-                + gated.stream().mapToLong(l -> scheduledAt.get(l.resultId()) - l.dueAtMs()).max().orElse(0) + ", "
-                + gated.stream().mapToLong(l -> l.visibleAtMs() - scheduledAt.get(l.resultId())).max().orElse(0));
-        figures.put("retries due while down through the gate: the 5 latest (id, outage, due, scheduler forwarded, "
-                + "gate forwarded, visible)", gated.stream()
-                .sorted(Comparator.comparingLong(RetryLateness.Late::fromDueMs).reversed()).limit(5)
-                .map(l -> String.format("%s %d %d +%d +%d +%d", l.resultId(), l.outage(), l.dueAtMs(),
-                        scheduledAt.get(l.resultId()) - l.dueAtMs(), l.forwardedAtMs() - l.dueAtMs(),
-                        l.visibleAtMs() - l.dueAtMs())).toList());
-        return figures;
     }
 
     /** Waits until every retried result of the load is on retry-ready, or {@code atMost}. */

@@ -4,7 +4,9 @@ import io.agentoutcomes.avro.RetryRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -20,6 +22,9 @@ import org.assertj.core.api.SoftAssertions;
  * left out), and its visibility after the last time the service became ready before it.
  */
 final class RetryLateness {
+    /** The provider gate's input of retries, as Kafka Streams names the repartition topic of the application. */
+    static final String GATE_INPUT = "agent-outcomes-provider-retries-repartition";
+
     /** One outage: from the kill until {@code /health} answered 200 again. */
     record Outage(long killedAtMs, long readyAtMs) {
     }
@@ -94,6 +99,39 @@ final class RetryLateness {
                         + l.fromReadyMs() + " ms after ready").toList();
         softly.assertThat(overBound).as("retries due while the service was down, visible on retry-ready more than %d ms "
                 + "after it was ready again", bound.toMillis()).isEmpty();
+        return figures;
+    }
+
+    /**
+     * When the scheduler forwarded each retry to the provider gate: the record time of its first record on the gate's
+     * input topic (the scheduler stamps a retry with the wall clock as it forwards it), by result id.
+     */
+    static Map<String, Long> scheduledAt(PipelineChecks checks, TopicWatcher gateInput) {
+        Map<String, Long> at = new HashMap<>();
+        for (TopicWatcher.Seen seen : gateInput.records(GATE_INPUT)) {
+            at.putIfAbsent(checks.decode(seen, RetryRequest.class).getResultId(), seen.record().timestamp());
+        }
+        return at;
+    }
+
+    /**
+     * Which hop the retries due while down waited in: from due to the scheduler's forwarding (the scheduler and the
+     * delay topics in front of it), and from there to visible on retry-ready (the gate's repartition hop); the 5
+     * latest with both times.
+     */
+    static Map<String, Object> hops(List<Late> late, Map<String, Long> scheduledAt) {
+        List<Late> gated = late.stream().filter(l -> scheduledAt.containsKey(l.resultId())).toList();
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("retries due while down through the gate: count, max ms from due to the scheduler's forward, "
+                + "max ms from the scheduler's forward to visible", gated.size() + ", "
+                + gated.stream().mapToLong(l -> scheduledAt.get(l.resultId()) - l.dueAtMs()).max().orElse(0) + ", "
+                + gated.stream().mapToLong(l -> l.visibleAtMs() - scheduledAt.get(l.resultId())).max().orElse(0));
+        figures.put("retries due while down through the gate: the 5 latest (id, outage, due, scheduler forwarded, "
+                + "gate forwarded, visible)", gated.stream()
+                .sorted(Comparator.comparingLong(Late::fromDueMs).reversed()).limit(5)
+                .map(l -> String.format("%s %d %d +%d +%d +%d", l.resultId(), l.outage(), l.dueAtMs(),
+                        scheduledAt.get(l.resultId()) - l.dueAtMs(), l.forwardedAtMs() - l.dueAtMs(),
+                        l.visibleAtMs() - l.dueAtMs())).toList());
         return figures;
     }
 

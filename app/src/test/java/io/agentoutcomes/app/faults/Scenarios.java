@@ -76,15 +76,23 @@ final class Scenarios {
     }
 
     /**
-     * The service's settings under fault: its defaults (exactly-once, 2 stream threads, static membership with a 6 s
-     * session, the 60 s analytics grace, the 1 s flush interval ...), with only the scenario's shape beside them: two
-     * partitions, the replication factor of its cluster, and a backoff of 1 to 2.5 s capped at 4 s, so retries come due
-     * while an instance is down.
+     * The service's settings under fault, exactly its defaults (exactly-once, 2 stream threads, static membership with a
+     * 6 s session, the 60 s analytics grace, the 1 s flush interval, the default backoff and tiers ...) with only the
+     * scenario's shape beside them: two partitions and the replication factor of its cluster.
      */
-    static Map<String, String> serviceSettings(int replicationFactor) {
+    static Map<String, String> defaults(int replicationFactor) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("topic.partitions", "2");
         settings.put("topic.replication.factor", String.valueOf(replicationFactor));
+        return settings;
+    }
+
+    /**
+     * {@link #defaults} with a shorter backoff, 1 to 2.5 s capped at 4 s, so that retries come due while an instance is
+     * down in scenarios whose subject is something else; {@code CrashRecoveryIT} keeps the default backoff.
+     */
+    static Map<String, String> serviceSettings(int replicationFactor) {
+        Map<String, String> settings = defaults(replicationFactor);
         settings.put("backoff.default.base.ms", "1000");
         settings.put("backoff.base.llm-timeout.ms", "1500");
         settings.put("backoff.base.llm-rate-limit.ms", "2000");
