@@ -72,7 +72,7 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
                 .define(POLICY_PRESET, Type.STRING, "default", Check.oneOf(List.of(PRESETS.split(", "))), "The error policy to start from (docs/classification.md).")
                 .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "The retry limit, which counts failures, not retries: a retry becomes a stop once a task's consecutive failures reach it, so 5 means at most 5 attempts, 4 of them retries (0 and 1: no retry). Not set: the preset's (5 for default).")
                 .define(POLICY_MAX_ATTEMPTS, Type.INT, null, Check.atLeast(1), "The same limit named in attempts, as Temporal (maximumAttempts) and Spring Retry (maxAttempts) name it: attempts of one task at most, the first included, so 5 is policy.max.retries=5 (4 retries) and 1 is no retry. Set one of the two.")
-                .define(POLICY_DAILY_LIMIT, Type.STRING, "switch", Check.oneOf(List.of("switch", "wait")), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
+                .define(POLICY_DAILY_LIMIT, Type.STRING, EnumWords.word(DailyLimit.SWITCH), Check.oneOf(DailyLimit.class), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
                 .define(ConfidencePolicy.RETRY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "A success whose confidence is below it is retried. Not set: off.")
                 .define(ConfidencePolicy.VERIFY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "A success whose confidence is below it goes to verifications. Not set: off.")
                 .group(Headings.BACKOFF)
@@ -109,7 +109,7 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
         return new RetryPolicy(new Classifier(global, agents), backoff,
                 RetryTiers.of(durations(RETRY_TIERS, config.getList(RETRY_TIERS))),
                 Duration.ofMillis(config.getLong(RETRY_MAX_DELAY_MS)),
-                DailyLimit.valueOf(config.getString(POLICY_DAILY_LIMIT).trim().toUpperCase(Locale.ROOT)),
+                EnumWords.of(DailyLimit.class, config.getString(POLICY_DAILY_LIMIT)),
                 new ConfidencePolicy(config.getDouble(ConfidencePolicy.RETRY_BELOW_CONFIG),
                         config.getDouble(ConfidencePolicy.VERIFY_BELOW_CONFIG)), FallbackConfig.parse(config.families()));
     }
