@@ -3,24 +3,30 @@ package io.agentoutcomes.topology.attribution;
 import io.agentoutcomes.avro.Attribution;
 import io.agentoutcomes.avro.HeaderNames;
 import java.util.List;
-import java.util.function.BiConsumer;
-import java.util.function.Function;
 
 /**
- * The fields of a result's {@link Attribution}, declared once: each field's header, the JSON names ingestion reads it
- * by (the first found wins), its Avro getter and setter, and its bound ({@link AttributionBounds}). Bounds, merging, the
- * headers and JSON all iterate this table. Adding a field: a constant here, its field in the {@code Attribution} schema
- * and its header in {@link HeaderNames}; an analytics dimension of it is one more constant of {@code Dimension}.
+ * The fields of a result's {@link Attribution}, declared once: each field's name in the schema (its Avro getter and
+ * setter are the record's own {@code get(int)} and {@code put(int, Object)} at its position: one call site, no lambda
+ * per field), its header, the JSON names ingestion reads it by (the first found wins), and its bound
+ * ({@link AttributionBounds}: a value, or the tags). Bounds, merging, the headers and JSON all iterate this table.
+ * Adding a field: a constant here, its field in the {@code Attribution} schema and its header in {@link HeaderNames};
+ * an analytics dimension of it is one more constant of {@code Dimension}.
  */
 public enum AttributionField {
-    TENANT_ID(HeaderNames.TENANT_ID, List.of("tenantId", "tenant_id", "tenant"), Attribution::getTenantId, Attribution::setTenantId),
-    TEAM(HeaderNames.TEAM, List.of("team", "teamId", "team_id"), Attribution::getTeam, Attribution::setTeam),
-    USER_ID(HeaderNames.USER_ID, List.of("userId", "user_id"), Attribution::getUserId, Attribution::setUserId),
+    TENANT_ID("tenantId", HeaderNames.TENANT_ID, List.of("tenantId", "tenant_id", "tenant")),
+    TEAM("team", HeaderNames.TEAM, List.of("team", "teamId", "team_id")),
+    USER_ID("userId", HeaderNames.USER_ID, List.of("userId", "user_id")),
     /**
      * A list: at most {@value AttributionBounds#MAX_TAGS} distinct tags, each a bounded value; a header (or a JSON
      * string) gives them comma-separated. Its value as one text is the first tag.
      */
-    TAGS(HeaderNames.TAGS, List.of("tags"), attribution -> first(attribution.getTags()), null) {
+    TAGS("tags", HeaderNames.TAGS, List.of("tags")) {
+        @Override
+        public String text(Attribution attribution) {
+            List<String> tags = attribution.getTags();
+            return tags == null || tags.isEmpty() ? null : tags.get(0);
+        }
+
         @Override
         public boolean stated(Attribution attribution) {
             return !attribution.getTags().isEmpty();
@@ -46,18 +52,28 @@ public enum AttributionField {
     public static final List<AttributionField> ALL = List.of(values());
     /** The same, for the per-header look-up: no iterator per header. */
     private static final AttributionField[] FIELDS = values();
+    /**
+     * The lengths of the fields' headers, one bit each: a header of another length (most of a record's) is passed over
+     * without comparing its name, which keeps the pass over a record's headers as cheap as comparisons with constants.
+     */
+    private static final long HEADER_LENGTHS = headerLengths();
 
+    private final String avroName;
     private final String header;
     private final List<String> jsonNames;
-    private final Function<Attribution, String> get;
-    private final BiConsumer<Attribution, String> set;
+    /** The field's position in the record, for Avro's own accessors ({@code get(int)}, {@code put(int, Object)}). */
+    private final int position;
 
-    AttributionField(String header, List<String> jsonNames, Function<Attribution, String> get,
-                     BiConsumer<Attribution, String> set) {
+    AttributionField(String avroName, String header, List<String> jsonNames) {
+        this.avroName = avroName;
         this.header = header;
         this.jsonNames = jsonNames;
-        this.get = get;
-        this.set = set;
+        this.position = Attribution.getClassSchema().getField(avroName).pos();
+    }
+
+    /** The field's name in the {@code Attribution} schema. */
+    public String avroName() {
+        return avroName;
     }
 
     /** The header that states the field ({@code tenant-id}, ...). */
@@ -77,31 +93,35 @@ public enum AttributionField {
 
     /** The field's value as one text (a list's first); null where the attribution does not state it. */
     public String text(Attribution attribution) {
-        return get.apply(attribution);
+        return (String) attribution.get(position);
     }
 
     /** Whether the attribution states the field. */
     public boolean stated(Attribution attribution) {
-        return get.apply(attribution) != null;
+        return attribution.get(position) != null;
     }
 
     /** Sets the field from a header's (or a JSON field's) text, as it came: a list's is comma-separated and bounded. */
     public void setText(Attribution to, String text) {
-        set.accept(to, text);
+        to.put(position, text);
     }
 
     /** Sets the field to {@code from}'s value within bounds. */
     void setBounded(Attribution to, Attribution from) {
-        set.accept(to, AttributionBounds.value(get.apply(from)));
+        to.put(position, AttributionBounds.value(text(from)));
     }
 
     /** Sets the field to {@code first}'s value, or {@code second}'s where {@code first} does not state it. */
     void setEither(Attribution to, Attribution first, Attribution second) {
-        set.accept(to, stated(first) ? get.apply(first) : get.apply(second));
+        Object value = first.get(position);
+        to.put(position, value != null ? value : second.get(position));
     }
 
     /** The field a header states; null for a header of anything else. */
     public static AttributionField ofHeader(String key) {
+        if (key.length() >= Long.SIZE || (HEADER_LENGTHS & 1L << key.length()) == 0) {
+            return null;
+        }
         for (AttributionField field : FIELDS) {
             if (field.header.equals(key)) {
                 return field;
@@ -110,7 +130,14 @@ public enum AttributionField {
         return null;
     }
 
-    private static String first(List<String> tags) {
-        return tags == null || tags.isEmpty() ? null : tags.get(0);
+    private static long headerLengths() {
+        long lengths = 0;
+        for (AttributionField field : values()) {
+            if (field.header.length() >= Long.SIZE) {
+                throw new IllegalStateException("header " + field.header + " is longer than the look-up allows");
+            }
+            lengths |= 1L << field.header.length();
+        }
+        return lengths;
     }
 }

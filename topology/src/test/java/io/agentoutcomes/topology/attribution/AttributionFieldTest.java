@@ -12,9 +12,8 @@ import org.junit.jupiter.api.Test;
 class AttributionFieldTest {
     @Test
     void everyFieldOfTheAttributionSchemaIsOneConstantInItsOrder() {
-        assertThat(AttributionField.ALL).hasSize(Attribution.getClassSchema().getFields().size());
-        assertThat(Attribution.getClassSchema().getFields().stream().map(Schema.Field::name).toList())
-                .containsExactly("tenantId", "team", "userId", "tags");
+        assertThat(AttributionField.ALL.stream().map(AttributionField::avroName).toList())
+                .isEqualTo(Attribution.getClassSchema().getFields().stream().map(Schema.Field::name).toList());
         assertThat(AttributionField.ALL).containsExactly(AttributionField.TENANT_ID, AttributionField.TEAM,
                 AttributionField.USER_ID, AttributionField.TAGS);
     }
