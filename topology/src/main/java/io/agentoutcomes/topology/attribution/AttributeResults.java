@@ -10,9 +10,9 @@ import org.apache.kafka.common.header.Headers;
  * Sets a result's attribution, in one place for every input: what the value says (a producer's Avro, or the fields
  * ingestion read from JSON) wins, and the headers of the {@link AttributionField}s ({@code tenant-id}, {@code team},
  * {@code user-id}, {@code tags}) fill what it does not; then everything is held to {@link AttributionBounds}. A result
- * with neither goes on as it came, so the common case costs one pass over the headers and allocates nothing. A plain
- * function: the intake node of agent results calls it ({@code AcceptInput}, with pricing after it), so attribution
- * costs no node of its own.
+ * with neither goes on as it came, so the common case costs one pass over the headers and allocates nothing of its
+ * own. A plain function: the intake node of agent results calls it ({@code AcceptInput}, with pricing after it), so
+ * attribution costs no node of its own.
  */
 public final class AttributeResults {
     private AttributeResults() {
