@@ -1,5 +1,7 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
@@ -11,11 +13,13 @@ import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
@@ -49,12 +53,16 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
     public static final String RETRY_MAX_DELAY_MS = "retry.max.delay.ms";
 
     public static final String PRESETS = "default, stop-on-any-error, retry-tool-errors, ignore-tool-errors, retry-all";
-    private static final String HANDLING = "stop, retry, ignore";
+    /** How a failure may be handled ({@link ErrorHandling}'s words). */
+    private static final String HANDLING = String.join(", ", EnumWords.words(ErrorHandling.class));
+    /** The categories of {@code policy.category.<category>}, as {@link ErrorCategory} names them ({@code rate_limit}). */
+    private static final String CATEGORIES = Arrays.stream(ErrorCategory.values())
+            .map(category -> category.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
     private static final Backoff BACKOFF_DEFAULTS = Backoff.defaults();
 
     /** The settings named per category, code, agent or chain. */
     private static final List<SettingFamily> FAMILIES = Stream.concat(Stream.of(
-            new SettingFamily("policy.category.<category>", "policy.category.rate_limit", Headings.POLICY, Type.STRING, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
+            new SettingFamily("policy.category.<category>", "policy.category.rate_limit", Headings.POLICY, Type.STRING, HANDLING + " (categories: " + CATEGORIES + ")",
                     "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
             new SettingFamily("policy.code.<code>", "policy.code.llm-rate-limit", Headings.POLICY, Type.STRING, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
                     "the preset's", "How failures with an error code are handled; before the category.", name -> name.startsWith("policy.code.")),
