@@ -181,10 +181,9 @@ public final class AgentOutcomesService implements AutoCloseable {
         });
         streams.setUncaughtExceptionHandler(new StreamThreadFailureHandler(fatal::complete));
         streams.setGlobalStateRestoreListener(progress);
-        http.attach(streams, self, metrics, config.pipeline().analytics(), progress,
-                StoreTopics.of(topology.describe(), config.applicationId()),
-                new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()), config.pipeline().budgets(),
-                config.metrics());
+        http.attach(new HttpApi.Context(streams, self, progress, StoreTopics.of(topology.describe(), config.applicationId()),
+                metrics, new Redrive(clientConfig, topics, config.applicationId(), Clock.systemUTC()),
+                new HttpApi.Settings(config.pipeline().analytics(), config.pipeline().budgets(), config.metrics())));
         streams.start();
     }
 

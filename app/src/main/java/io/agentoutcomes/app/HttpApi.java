@@ -81,23 +81,41 @@ public final class HttpApi implements AutoCloseable {
     }
 
     /**
-     * Starts answering for this Kafka Streams instance, reachable by others at {@code self}, with its metrics,
-     * redriving dead letters with {@code redrive}.
+     * What the API answers from once Kafka Streams is there, made once at the start (as a classifier's
+     * {@code TaskKind.Context} is): the instance, reachable by others at {@code self}, its start's progress, the topics
+     * of its stores (for queries' freshness), its meters, the redrive of dead letters (null: none) and the settings.
      */
-    public void attach(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry metrics, AnalyticsSettings settings,
-                       StreamsProgress progress, Map<String, Set<String>> storeTopics, Redrive redrive,
-                       BudgetSettings budgetSettings, MetricsSettings metricsSettings) {
-        QueryFanOut fanOut = new QueryFanOut(streams, self, progress, storeTopics, security);
+    public record Context(KafkaStreams streams, HostInfo self, StreamsProgress progress, Map<String, Set<String>> storeTopics,
+                          PrometheusMeterRegistry meters, Redrive redrive, Settings settings) {
+        /** An instance with no progress reported yet, no store topics known, no redrive and default settings. */
+        public static Context of(KafkaStreams streams, HostInfo self, PrometheusMeterRegistry meters) {
+            return new Context(streams, self, new StreamsProgress(), Map.of(), meters, null, Settings.defaults());
+        }
+    }
+
+    /** The settings the routes answer by: the analytics' dimensions, the budgets, how the meters are exported. */
+    public record Settings(AnalyticsSettings analytics, BudgetSettings budgets, MetricsSettings metrics) {
+        public static Settings defaults() {
+            return new Settings(AnalyticsSettings.defaults(), BudgetSettings.none(), MetricsSettings.defaults());
+        }
+    }
+
+    /** Starts answering for a Kafka Streams instance ({@link Context}). */
+    public void attach(Context context) {
+        Settings settings = context.settings();
+        QueryFanOut fanOut = new QueryFanOut(context.streams(), context.self(), context.progress(), context.storeTopics(),
+                security);
         JobQueries jobs = new JobQueries(fanOut);
-        AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.dimensions());
-        MetricsRoute meters = new MetricsRoute(metrics, streams, analytics::localTotals, settings, budgetSettings,
-                metricsSettings);
-        health.attach(streams, progress);
+        AnalyticsQueries analytics = new AnalyticsQueries(fanOut, settings.analytics().dimensions());
+        MetricsRoute meters = new MetricsRoute(context.meters(), context.streams(), analytics::localTotals,
+                settings.analytics(), settings.budgets(), settings.metrics());
+        health.attach(context.streams(), context.progress());
         ProviderQueries providers = new ProviderQueries(fanOut);
-        BudgetQueries budgets = new BudgetQueries(fanOut, budgetSettings);
+        BudgetQueries budgets = new BudgetQueries(fanOut, settings.budgets());
         ProviderHistory history = new ProviderHistory(providerSampleInterval).start(providers, Clock.systemUTC());
-        attached = new Attached(new QueryRoutes(jobs, analytics, providers, budgets, self.host() + ":" + self.port()),
-                new PageRoutes(jobs, analytics, providers, history, budgets), meters, redrive, history);
+        attached = new Attached(new QueryRoutes(jobs, analytics, providers, budgets,
+                context.self().host() + ":" + context.self().port()),
+                new PageRoutes(jobs, analytics, providers, history, budgets), meters, context.redrive(), history);
     }
 
     private Attached attached() {

@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.kafka.StreamsProgress;
-import io.agentoutcomes.app.metrics.MetricsSettings;
-import io.agentoutcomes.topology.analytics.AnalyticsSettings;
-import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.URI;
@@ -75,8 +71,7 @@ class HttpApiAuthenticationTest {
         servers.add(server);
         PrometheusMeterRegistry meters = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         metrics.add(meters);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), meters, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
-                null, BudgetSettings.none(), MetricsSettings.defaults());
+        server.attach(HttpApi.Context.of(streams, new HostInfo("127.0.0.1", server.port()), meters));
         return server;
     }
 

@@ -3,10 +3,6 @@ package io.agentoutcomes.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.agentoutcomes.app.http.HttpServers;
-import io.agentoutcomes.app.kafka.StreamsProgress;
-import io.agentoutcomes.app.metrics.MetricsSettings;
-import io.agentoutcomes.topology.analytics.AnalyticsSettings;
-import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -21,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -60,8 +55,7 @@ class HttpApiTest {
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
-                null, BudgetSettings.none(), MetricsSettings.defaults());
+        server.attach(HttpApi.Context.of(streams, new HostInfo("127.0.0.1", server.port()), metrics));
     }
 
     @AfterEach

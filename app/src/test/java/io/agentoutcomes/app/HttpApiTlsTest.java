@@ -5,10 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.agentoutcomes.app.config.ConfigLoader;
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.kafka.StreamsProgress;
-import io.agentoutcomes.app.metrics.MetricsSettings;
-import io.agentoutcomes.topology.analytics.AnalyticsSettings;
-import io.agentoutcomes.topology.budget.BudgetSettings;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -61,8 +57,7 @@ class HttpApiTlsTest {
         builder.stream("in", Consumed.with(Serdes.String(), Serdes.String())).to("out");
         streams = new KafkaStreams(builder.build(), props);
         metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        server.attach(streams, new HostInfo("127.0.0.1", server.port()), metrics, AnalyticsSettings.defaults(), new StreamsProgress(), Map.of(),
-                null, BudgetSettings.none(), MetricsSettings.defaults());
+        server.attach(HttpApi.Context.of(streams, new HostInfo("127.0.0.1", server.port()), metrics));
     }
 
     @AfterEach

@@ -8,9 +8,10 @@ import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
 /**
@@ -18,9 +19,9 @@ import org.apache.kafka.common.config.ConfigDef.Type;
  * {@link BudgetSettings}:
  *
  * <pre>
- * budget.&lt;name&gt;.dimension=agent | model | provider | (any dimension of /analytics?by=)   required
+ * budget.&lt;name&gt;.dimension=agent      any {@link Dimension} (as /analytics?by= names it); required
  * budget.&lt;name&gt;.value=acme            the one value it counts; absent: each value a budget of its own
- * budget.&lt;name&gt;.period=day | week | month   UTC calendar periods (week: ISO, from Monday); default day
+ * budget.&lt;name&gt;.period=week           any {@link BudgetPeriod}, in lower case (UTC calendar periods); default day
  * budget.&lt;name&gt;.limit.usd=25          required, above 0
  * budget.&lt;name&gt;.thresholds=50,80,100 percentages of the limit that alert, once per period each
  * budget.&lt;name&gt;.stop-retries=false   true: retries of results counting against it stop once it is exhausted
@@ -34,19 +35,21 @@ public final class BudgetConfig implements StageConfig<BudgetSettings> {
     static final String LIMIT = ".limit.usd";
     static final String THRESHOLDS = ".thresholds";
     static final String STOP_RETRIES = ".stop-retries";
+    /** The period of a budget that names none. */
+    static final BudgetPeriod DEFAULT_PERIOD = BudgetPeriod.DAY;
     /** Every part of a budget's declaration, by the suffix of its setting. */
     static final List<String> PARTS = List.of(DIMENSION, VALUE, PERIOD, LIMIT, THRESHOLDS, STOP_RETRIES);
     /** The settings of a budget, declared as families (the settings table lists them). */
     static final List<SettingFamily> FAMILIES = List.of(
             new SettingFamily("budget.<name>.dimension", "budget.acme-daily.dimension", Headings.ANALYTICS, Type.STRING,
-                    "a dimension: agent, model, provider (and those the analytics add)", "no budget",
+                    "a dimension: " + Stream.of(Dimension.values()).map(Dimension::label).collect(Collectors.joining(", ")), "no budget",
                     "Declares the cost budget <name> (no dots), counting spend by this dimension (docs/analytics.md, \"Budgets\").",
                     name -> declares(name, DIMENSION)),
             new SettingFamily("budget.<name>.value", "budget.acme-daily.value", Headings.ANALYTICS, Type.STRING, "a value of the dimension",
                     "each value its own budget", "The one value the budget counts (a tenant, an agent).",
                     name -> declares(name, VALUE)),
-            new SettingFamily("budget.<name>.period", "budget.acme-daily.period", Headings.ANALYTICS, Type.STRING, "day, week, month",
-                    "day", "The UTC calendar period spend is counted over (week: ISO, from Monday), by each result's event time.",
+            new SettingFamily("budget.<name>.period", "budget.acme-daily.period", Headings.ANALYTICS, Type.STRING,
+                    String.join(", ", EnumWords.words(BudgetPeriod.class)), EnumWords.word(DEFAULT_PERIOD), "The UTC calendar period spend is counted over (week: ISO, from Monday), by each result's event time.",
                     name -> declares(name, PERIOD)),
             new SettingFamily("budget.<name>.limit.usd", "budget.acme-daily.limit.usd", Headings.ANALYTICS, Type.STRING,
                     "US dollars above 0, at most 12 decimals", "required", "The budget's limit per period.",
@@ -126,14 +129,14 @@ public final class BudgetConfig implements StageConfig<BudgetSettings> {
 
     private static BudgetPeriod period(String at, String period) {
         if (period.isEmpty()) {
-            return BudgetPeriod.DAY;
+            return DEFAULT_PERIOD;
         }
-        for (BudgetPeriod kind : BudgetPeriod.values()) {
-            if (Budget.label(kind).equals(period.toLowerCase(Locale.ROOT))) {
-                return kind;
-            }
+        try {
+            return EnumWords.of(BudgetPeriod.class, period);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigError(at + PERIOD + " must be " + EnumWords.listed(EnumWords.words(BudgetPeriod.class))
+                    + ", was '" + period + "'");
         }
-        throw new ConfigError(at + PERIOD + " must be day, week or month, was '" + period + "'");
     }
 
     private static List<Integer> thresholds(String at, String thresholds) {

@@ -64,10 +64,14 @@ public record Check(String description, Predicate<Object> valid, Problem problem
 
     /** One of the given words, in any case; the message lists them as "a, b or c". */
     public static Check oneOf(List<String> words) {
-        String listed = words.size() == 1 ? words.get(0)
-                : String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
+        String listed = EnumWords.listed(words);
         return new Check(String.join(", ", words), v -> words.contains(v.toString().trim().toLowerCase(Locale.ROOT)),
                 (name, v) -> name + " is '" + v + "': expected " + listed);
+    }
+
+    /** One of an enum's constants, as {@link EnumWords} spells them ({@code provider-model}), in any case. */
+    public static <E extends Enum<E>> Check oneOf(Class<E> type) {
+        return oneOf(EnumWords.words(type));
     }
 
     /** A secret of the form {@code user:password}, both parts non-empty, or empty (not set); the message never shows it. */

@@ -95,7 +95,7 @@ final class ErrorPolicyRules {
         try {
             return ErrorHandling.valueOf(value.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new ConfigError(key + " is '" + value + "': expected stop, retry or ignore");
+            throw new ConfigError(key + " is '" + value + "': expected " + EnumWords.listed(EnumWords.words(ErrorHandling.class)));
         }
     }
 

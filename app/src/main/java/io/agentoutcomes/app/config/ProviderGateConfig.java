@@ -36,7 +36,7 @@ public final class ProviderGateConfig implements StageConfig<ProviderGateSetting
     public Declarations declare(Declarations declarations) {
         return declarations.group(Headings.PROVIDERS)
                 .define(PROVIDER_GATE_ENABLED, Type.BOOLEAN, PROVIDER_DEFAULTS.enabled(), null, "Whether due retries pass a gate per provider (pacing and circuits) before retry-ready. Off: straight to retry-ready.")
-                .define(PROVIDER_SCOPE, Type.STRING, "provider-model", Check.oneOf(List.of("provider-model", "provider")), "What a budget and a circuit are kept for: each provider and model, or each provider.")
+                .define(PROVIDER_SCOPE, Type.STRING, EnumWords.word(PROVIDER_DEFAULTS.scope()), Check.oneOf(ProviderScope.By.class), "What a budget and a circuit are kept for: each provider and model, or each provider.")
                 .define(PROVIDER_PACING_ENABLED, Type.BOOLEAN, PROVIDER_DEFAULTS.pacing(), null, "Whether a scope's retries are released no faster than the request budget its provider advertised last.")
                 .define(PROVIDER_PACING_DEFAULT_WINDOW_MS, Type.LONG, PROVIDER_DEFAULTS.defaultWindow().toMillis(), Check.atLeast(1000), "The length of a request window whose name does not say (OpenAI's and Anthropic's request limits are per minute).")
                 .define(PROVIDER_CIRCUIT_ENABLED, Type.BOOLEAN, CIRCUIT_DEFAULTS.enabled(), null, "Whether a scope's circuit opens when its failures cross the rate.")
@@ -59,8 +59,7 @@ public final class ProviderGateConfig implements StageConfig<ProviderGateSetting
                 config.getInt(PROVIDER_CIRCUIT_MIN_OUTCOMES), config.getDouble(PROVIDER_CIRCUIT_FAILURE_RATE),
                 Duration.ofMillis(config.getLong(PROVIDER_CIRCUIT_OPEN_MS)), config.getInt(PROVIDER_CIRCUIT_PROBES),
                 errorCodes(config.getList(PROVIDER_CIRCUIT_ERROR_CODES)));
-        ProviderScope.By scope = config.getString(PROVIDER_SCOPE).equals("provider") ? ProviderScope.By.PROVIDER
-                : ProviderScope.By.PROVIDER_MODEL;
+        ProviderScope.By scope = EnumWords.of(ProviderScope.By.class, config.getString(PROVIDER_SCOPE));
         return new ProviderGateSettings(config.getBoolean(PROVIDER_GATE_ENABLED), scope, config.getBoolean(PROVIDER_PACING_ENABLED),
                 Duration.ofMillis(config.getLong(PROVIDER_PACING_DEFAULT_WINDOW_MS)), circuit,
                 PROVIDER_DEFAULTS.signalInterval(), PROVIDER_DEFAULTS.checkInterval(), config.partitions(),

@@ -1,5 +1,7 @@
 package io.agentoutcomes.app.config;
 
+import io.agentoutcomes.avro.ErrorCategory;
+import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.topology.PipelineSettings;
 import io.agentoutcomes.topology.classify.Backoff;
 import io.agentoutcomes.topology.classify.Classifier;
@@ -11,11 +13,13 @@ import io.agentoutcomes.topology.classify.RetryPolicy;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.common.config.ConfigDef.Type;
 
@@ -49,12 +53,16 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
     public static final String RETRY_MAX_DELAY_MS = "retry.max.delay.ms";
 
     public static final String PRESETS = "default, stop-on-any-error, retry-tool-errors, ignore-tool-errors, retry-all";
-    private static final String HANDLING = "stop, retry, ignore";
+    /** How a failure may be handled ({@link ErrorHandling}'s words). */
+    private static final String HANDLING = String.join(", ", EnumWords.words(ErrorHandling.class));
+    /** The categories of {@code policy.category.<category>}, as {@link ErrorCategory} names them ({@code rate_limit}). */
+    private static final String CATEGORIES = Arrays.stream(ErrorCategory.values())
+            .map(category -> category.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
     private static final Backoff BACKOFF_DEFAULTS = Backoff.defaults();
 
     /** The settings named per category, code, agent or chain. */
     private static final List<SettingFamily> FAMILIES = Stream.concat(Stream.of(
-            new SettingFamily("policy.category.<category>", "policy.category.rate_limit", Headings.POLICY, Type.STRING, HANDLING + " (categories: tool, model, validation, rate_limit, timeout, unknown)",
+            new SettingFamily("policy.category.<category>", "policy.category.rate_limit", Headings.POLICY, Type.STRING, HANDLING + " (categories: " + CATEGORIES + ")",
                     "the preset's", "How failures of a category are handled.", name -> name.startsWith("policy.category.")),
             new SettingFamily("policy.code.<code>", "policy.code.llm-rate-limit", Headings.POLICY, Type.STRING, HANDLING + " (any canonical error code, e.g. llm-rate-limit)",
                     "the preset's", "How failures with an error code are handled; before the category.", name -> name.startsWith("policy.code.")),
@@ -72,7 +80,7 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
                 .define(POLICY_PRESET, Type.STRING, "default", Check.oneOf(List.of(PRESETS.split(", "))), "The error policy to start from (docs/classification.md).")
                 .define(POLICY_MAX_RETRIES, Type.INT, null, Check.notNegative(), "The retry limit, which counts failures, not retries: a retry becomes a stop once a task's consecutive failures reach it, so 5 means at most 5 attempts, 4 of them retries (0 and 1: no retry). Not set: the preset's (5 for default).")
                 .define(POLICY_MAX_ATTEMPTS, Type.INT, null, Check.atLeast(1), "The same limit named in attempts, as Temporal (maximumAttempts) and Spring Retry (maxAttempts) name it: attempts of one task at most, the first included, so 5 is policy.max.retries=5 (4 retries) and 1 is no retry. Set one of the two.")
-                .define(POLICY_DAILY_LIMIT, Type.STRING, "switch", Check.oneOf(List.of("switch", "wait")), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
+                .define(POLICY_DAILY_LIMIT, Type.STRING, EnumWords.word(DailyLimit.SWITCH), Check.oneOf(DailyLimit.class), "An exhausted daily rate-limit window: switch hands the retry on at once with action SWITCH_PROVIDER; wait waits for the reset (within retry.max.delay.ms).")
                 .define(ConfidencePolicy.RETRY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "A success whose confidence is below it is retried. Not set: off.")
                 .define(ConfidencePolicy.VERIFY_BELOW_CONFIG, Type.DOUBLE, null, Check.between(0.0, 1.0), "A success whose confidence is below it goes to verifications. Not set: off.")
                 .group(Headings.BACKOFF)
@@ -109,7 +117,7 @@ public final class RetryPolicyConfig implements StageConfig<RetryPolicy> {
         return new RetryPolicy(new Classifier(global, agents), backoff,
                 RetryTiers.of(durations(RETRY_TIERS, config.getList(RETRY_TIERS))),
                 Duration.ofMillis(config.getLong(RETRY_MAX_DELAY_MS)),
-                DailyLimit.valueOf(config.getString(POLICY_DAILY_LIMIT).trim().toUpperCase(Locale.ROOT)),
+                EnumWords.of(DailyLimit.class, config.getString(POLICY_DAILY_LIMIT)),
                 new ConfidencePolicy(config.getDouble(ConfidencePolicy.RETRY_BELOW_CONFIG),
                         config.getDouble(ConfidencePolicy.VERIFY_BELOW_CONFIG)), FallbackConfig.parse(config.families()));
     }

@@ -2,8 +2,8 @@ package io.agentoutcomes.topology.analytics;
 
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.AgentResult;
-import io.agentoutcomes.avro.Attribution;
 import io.agentoutcomes.avro.ExecutionMetadata;
+import io.agentoutcomes.topology.attribution.AttributionField;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
@@ -29,14 +29,14 @@ public enum Dimension {
     PROVIDER("provider", "gen_ai.provider.name", "provider", true,
             result -> execution(result).getProvider(), AgentMetrics::getProvider, AgentMetrics.Builder::setProvider),
     TENANT("tenant", "tenant", "tenant", true,
-            result -> attribution(result).getTenantId(), AgentMetrics::getTenant, AgentMetrics.Builder::setTenant),
+            attributed(AttributionField.TENANT_ID), AgentMetrics::getTenant, AgentMetrics.Builder::setTenant),
     TEAM("team", "team", "team", true,
-            result -> attribution(result).getTeam(), AgentMetrics::getTeam, AgentMetrics.Builder::setTeam),
+            attributed(AttributionField.TEAM), AgentMetrics::getTeam, AgentMetrics.Builder::setTeam),
     USER("user", "user.id", "user", false,
-            result -> attribution(result).getUserId(), AgentMetrics::getUser, AgentMetrics.Builder::setUser),
+            attributed(AttributionField.USER_ID), AgentMetrics::getUser, AgentMetrics.Builder::setUser),
     /** The first tag only, so that the groups of any dimension still add up to the totals (docs/analytics.md). */
     TAG("tag", "tag", "tag", false,
-            result -> firstTag(attribution(result).getTags()), AgentMetrics::getTag, AgentMetrics.Builder::setTag);
+            attributed(AttributionField.TAGS), AgentMetrics::getTag, AgentMetrics.Builder::setTag);
 
     /** What always keys the windows. */
     public static final Set<Dimension> CORE = EnumSet.of(AGENT, MODEL, PROVIDER);
@@ -44,7 +44,6 @@ public enum Dimension {
     public static final Set<Dimension> DEFAULTS = EnumSet.of(AGENT, MODEL, PROVIDER, TENANT);
 
     private static final ExecutionMetadata NO_EXECUTION = new ExecutionMetadata();
-    private static final Attribution NO_ATTRIBUTION = new Attribution(null, null, null, List.of());
 
     private final String label;
     private final String attribute;
@@ -146,11 +145,8 @@ public enum Dimension {
         return result.getExecution() == null ? NO_EXECUTION : result.getExecution();
     }
 
-    private static Attribution attribution(AgentResult result) {
-        return result.getAttribution() == null ? NO_ATTRIBUTION : result.getAttribution();
-    }
-
-    private static String firstTag(List<String> tags) {
-        return tags == null || tags.isEmpty() ? null : tags.get(0);
+    /** A field of the result's attribution as a dimension's value (a list's first: the first tag). */
+    private static Function<AgentResult, String> attributed(AttributionField field) {
+        return result -> result.getAttribution() == null ? null : field.text(result.getAttribution());
     }
 }

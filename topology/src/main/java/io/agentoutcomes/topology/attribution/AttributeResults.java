@@ -2,17 +2,17 @@ package io.agentoutcomes.topology.attribution;
 
 import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Attribution;
-import io.agentoutcomes.avro.HeaderNames;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 
 /**
  * Sets a result's attribution, in one place for every input: what the value says (a producer's Avro, or the fields
- * ingestion read from JSON) wins, and the headers {@code tenant-id}, {@code team}, {@code user-id} and {@code tags}
- * fill what it does not; then everything is held to {@link AttributionBounds}. A result with neither goes on as it
- * came, so the common case costs one pass over the headers. A plain function: the intake node of agent results calls
- * it ({@code AcceptInput}, with pricing after it), so attribution costs no node of its own.
+ * ingestion read from JSON) wins, and the headers of the {@link AttributionField}s ({@code tenant-id}, {@code team},
+ * {@code user-id}, {@code tags}) fill what it does not; then everything is held to {@link AttributionBounds}. A result
+ * with neither goes on as it came, so the common case costs one pass over the headers and allocates nothing of its
+ * own. A plain function: the intake node of agent results calls it ({@code AcceptInput}, with pricing after it), so
+ * attribution costs no node of its own.
  */
 public final class AttributeResults {
     private AttributeResults() {
@@ -39,30 +39,25 @@ public final class AttributeResults {
      * name winning (as {@link Headers#lastHeader} would), no text decoded for a header of another name.
      */
     static Attribution fromHeaders(Headers headers) {
-        Header tenant = null;
-        Header team = null;
-        Header user = null;
-        Header tags = null;
+        Header[] stated = null;
         for (Header header : headers) {
-            String key = header.key();
-            if (key.equals(HeaderNames.TENANT_ID)) {
-                tenant = header;
-            } else if (key.equals(HeaderNames.TEAM)) {
-                team = header;
-            } else if (key.equals(HeaderNames.USER_ID)) {
-                user = header;
-            } else if (key.equals(HeaderNames.TAGS)) {
-                tags = header;
+            AttributionField field = AttributionField.ofHeader(header.key());
+            if (field != null) {
+                stated = stated == null ? new Header[AttributionField.ALL.size()] : stated;
+                stated[field.ordinal()] = header;
             }
         }
-        String tenantText = text(tenant);
-        String teamText = text(team);
-        String userText = text(user);
-        String tagsText = text(tags);
-        if (tenantText == null && teamText == null && userText == null && tagsText == null) {
+        if (stated == null) {
             return null;
         }
-        return new Attribution(tenantText, teamText, userText, AttributionBounds.tags(tagsText));
+        Attribution attribution = new Attribution();
+        boolean any = false;
+        for (AttributionField field : AttributionField.ALL) {
+            String text = text(stated[field.ordinal()]);
+            any |= text != null;
+            field.setText(attribution, text);
+        }
+        return any ? attribution : null;
     }
 
     private static String text(Header header) {

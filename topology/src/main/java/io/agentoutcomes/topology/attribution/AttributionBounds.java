@@ -24,15 +24,24 @@ public final class AttributionBounds {
         if (attribution == null) {
             return null;
         }
-        Attribution bounded = new Attribution(value(attribution.getTenantId()), value(attribution.getTeam()),
-                value(attribution.getUserId()), tags(attribution.getTags()));
+        Attribution bounded = new Attribution();
+        for (AttributionField field : AttributionField.ALL) {
+            field.setBounded(bounded, attribution);
+        }
         return isEmpty(bounded) ? null : bounded;
     }
 
     /** Whether the attribution says nothing. */
     public static boolean isEmpty(Attribution attribution) {
-        return attribution == null || attribution.getTenantId() == null && attribution.getTeam() == null
-                && attribution.getUserId() == null && attribution.getTags().isEmpty();
+        if (attribution == null) {
+            return true;
+        }
+        for (AttributionField field : AttributionField.ALL) {
+            if (field.stated(attribution)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One value within bounds; null for none or blank. */
@@ -87,11 +96,10 @@ public final class AttributionBounds {
         if (first == null || second == null) {
             return first == null ? second : first;
         }
-        return new Attribution(either(first.getTenantId(), second.getTenantId()), either(first.getTeam(), second.getTeam()),
-                either(first.getUserId(), second.getUserId()), first.getTags().isEmpty() ? second.getTags() : first.getTags());
-    }
-
-    private static String either(String first, String second) {
-        return first != null ? first : second;
+        Attribution merged = new Attribution();
+        for (AttributionField field : AttributionField.ALL) {
+            field.setEither(merged, first, second);
+        }
+        return merged;
     }
 }

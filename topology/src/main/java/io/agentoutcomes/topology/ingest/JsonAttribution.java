@@ -3,20 +3,18 @@ package io.agentoutcomes.topology.ingest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.agentoutcomes.avro.Attribution;
 import io.agentoutcomes.topology.attribution.AttributionBounds;
+import io.agentoutcomes.topology.attribution.AttributionField;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A JSON result's attribution, from the fields any dialect may carry: {@code tenantId}/{@code tenant_id}/{@code tenant},
- * {@code team}, {@code userId}/{@code user_id}, {@code tags} (an array, or one comma-separated string), at the top level
- * first, then in a {@code metadata} object. Read leniently: a value of another type than text (a number is taken as
+ * A JSON result's attribution, from the fields any dialect may carry, by each {@link AttributionField}'s JSON names
+ * ({@code tenantId}/{@code tenant_id}/{@code tenant}, {@code team}/{@code teamId}/{@code team_id},
+ * {@code userId}/{@code user_id}, {@code tags}: an array, or one comma-separated string), at the top level first, then
+ * in a {@code metadata} object. Read leniently: a value of another type than text (a number is taken as
  * its text) is left out, never rejected. Headers fill what is missing later ({@code AttributeResults}).
  */
 final class JsonAttribution {
-    private static final String[] TENANT = {"tenantId", "tenant_id", "tenant"};
-    private static final String[] TEAM = {"team", "teamId", "team_id"};
-    private static final String[] USER = {"userId", "user_id"};
-
     private JsonAttribution() {
     }
 
@@ -24,20 +22,23 @@ final class JsonAttribution {
     static Attribution read(JsonNode root) {
         JsonNode metadata = root.get("metadata");
         JsonNode inner = metadata != null && metadata.isObject() ? metadata : null;
-        List<String> tags = tags(root.get("tags"));
-        if (tags.isEmpty() && inner != null) {
-            tags = tags(inner.get("tags"));
+        Attribution read = new Attribution();
+        for (AttributionField field : AttributionField.ALL) {
+            if (field.many()) {
+                read.setTags(tags(root, inner, field.jsonNames()));
+            } else {
+                field.setText(read, text(root, inner, field.jsonNames()));
+            }
         }
-        return AttributionBounds.bounded(new Attribution(text(root, inner, TENANT), text(root, inner, TEAM),
-                text(root, inner, USER), tags));
+        return AttributionBounds.bounded(read);
     }
 
-    private static String text(JsonNode root, JsonNode metadata, String[] names) {
+    private static String text(JsonNode root, JsonNode metadata, List<String> names) {
         String value = text(root, names);
         return value != null || metadata == null ? value : text(metadata, names);
     }
 
-    private static String text(JsonNode object, String[] names) {
+    private static String text(JsonNode object, List<String> names) {
         for (String name : names) {
             JsonNode value = object.get(name);
             if (value != null && (value.isTextual() || value.isNumber()) && AttributionBounds.value(value.asText()) != null) {
@@ -45,6 +46,19 @@ final class JsonAttribution {
             }
         }
         return null;
+    }
+
+    private static List<String> tags(JsonNode root, JsonNode metadata, List<String> names) {
+        for (String name : names) {
+            List<String> tags = tags(root.get(name));
+            if (tags.isEmpty() && metadata != null) {
+                tags = tags(metadata.get(name));
+            }
+            if (!tags.isEmpty()) {
+                return tags;
+            }
+        }
+        return new ArrayList<>();
     }
 
     private static List<String> tags(JsonNode tags) {

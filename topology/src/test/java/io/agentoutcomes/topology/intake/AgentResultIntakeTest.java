@@ -7,15 +7,14 @@ import io.agentoutcomes.avro.AgentResult;
 import io.agentoutcomes.avro.Attribution;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.CostSource;
-import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.Money;
-import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
 import io.agentoutcomes.avro.registry.MockSchemaRegistry;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import io.agentoutcomes.topology.AgentOutcomesTopology;
 import io.agentoutcomes.topology.PipelineSettings;
+import io.agentoutcomes.topology.ResultsPipeline;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.classify.RetryTiers;
 import io.agentoutcomes.topology.pricing.PriceResults;
@@ -26,8 +25,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import org.apache.kafka.streams.TestInputTopic;
-import org.apache.kafka.streams.TestOutputTopic;
 import org.apache.kafka.streams.TopologyDescription;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -38,10 +35,7 @@ import org.junit.jupiter.api.Test;
  * lever 2), and the same steps, once, for a result keyed otherwise after it came back from the repartition topic.
  */
 class AgentResultIntakeTest {
-    private static final String PRICING = "stream-" + PriceResults.METRICS_SCOPE + "-metrics";
-    private final StageDriver pipeline = StageDriver.pipeline();
-    private final TestInputTopic<String, AgentResult> results = pipeline.input(pipeline.topics.agentResults);
-    private final TestOutputTopic<String, ClassifiedOutcome> classified = pipeline.output(pipeline.topics.outcomesClassified);
+    private final ResultsPipeline pipeline = new ResultsPipeline();
 
     @AfterEach
     void close() {
@@ -50,23 +44,19 @@ class AgentResultIntakeTest {
 
     /** 10 000 input tokens of gpt-4o-mini (0.15 USD a million), no cost, from tenant {@code acme} by header. */
     private void publish(String key) {
-        AgentResult result = AgentResult.newBuilder().setResultId("r-1").setAgentId("summarizer").setTaskId("task-1")
-                .setExecution(ExecutionMetadata.newBuilder().setModel("gpt-4o-mini-2024-07-18").setProvider("openai")
-                        .setTimestamp(T0.toEpochMilli()).setUsage(Usage.newBuilder().setInputTokens(10_000L).build())
-                        .build())
-                .setOutcome(Success.newBuilder().build()).build();
-        results.pipeInput(new TestRecord<>(key, result, StageDriver.headers(HeaderNames.TENANT_ID, "acme"), T0));
+        AgentResult result = ResultsPipeline.gpt4oMini("r-1", "task-1", Usage.newBuilder().setInputTokens(10_000L).build(), null);
+        pipeline.results.pipeInput(new TestRecord<>(key, result, StageDriver.headers(HeaderNames.TENANT_ID, "acme"), T0));
     }
 
     private void assertAttributedAndPricedOnce() {
-        List<TestRecord<String, ClassifiedOutcome>> out = classified.readRecordsToList();
+        List<TestRecord<String, ClassifiedOutcome>> out = pipeline.classified.readRecordsToList();
         assertThat(out).hasSize(1);
         assertThat(out.get(0).key()).isEqualTo("task-1");
         AgentResult result = out.get(0).value().getAgentResult();
         assertThat(result.getAttribution()).isEqualTo(new Attribution("acme", null, null, List.of()));
         assertThat(Money.toDecimal(result.getExecution().getCost().getTotal())).isEqualByComparingTo("0.0015");
         assertThat(result.getExecution().getCost().getSource()).isEqualTo(CostSource.COMPUTED);
-        assertThat(pipeline.metric(PRICING, PriceResults.COMPUTED + "-total")).isEqualTo(1.0);
+        assertThat(pipeline.pricingCount(PriceResults.COMPUTED)).isEqualTo(1.0);
     }
 
     @Test

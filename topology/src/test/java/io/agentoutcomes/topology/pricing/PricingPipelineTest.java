@@ -12,6 +12,7 @@ import io.agentoutcomes.avro.ExecutionMetadata;
 import io.agentoutcomes.avro.Money;
 import io.agentoutcomes.avro.Success;
 import io.agentoutcomes.avro.Usage;
+import io.agentoutcomes.topology.ResultsPipeline;
 import io.agentoutcomes.topology.StageDriver;
 import io.agentoutcomes.topology.analytics.Figures;
 import java.math.BigDecimal;
@@ -27,10 +28,9 @@ import org.junit.jupiter.api.Test;
  * out by hand from the shipped table's gpt-4o-mini prices (input 0.15, cached input 0.075, output 0.6 USD per million).
  */
 class PricingPipelineTest {
-    private static final String GROUP = "stream-" + PriceResults.METRICS_SCOPE + "-metrics";
-    private final StageDriver pipeline = StageDriver.pipeline();
-    private final TestInputTopic<String, AgentResult> results = pipeline.input(pipeline.topics.agentResults);
-    private final TestOutputTopic<String, ClassifiedOutcome> classified = pipeline.output(pipeline.topics.outcomesClassified);
+    private final ResultsPipeline pipeline = new ResultsPipeline();
+    private final TestInputTopic<String, AgentResult> results = pipeline.results;
+    private final TestOutputTopic<String, ClassifiedOutcome> classified = pipeline.classified;
 
     @AfterEach
     void close() {
@@ -38,10 +38,7 @@ class PricingPipelineTest {
     }
 
     private void publish(String id, Usage usage, Cost cost) {
-        results.pipeInput("task-" + id, AgentResult.newBuilder().setResultId(id).setAgentId("summarizer").setTaskId("task-" + id)
-                .setExecution(ExecutionMetadata.newBuilder().setModel("gpt-4o-mini-2024-07-18").setProvider("openai")
-                        .setTimestamp(T0.toEpochMilli()).setUsage(usage).setCost(cost).build())
-                .setOutcome(Success.newBuilder().build()).build(), T0);
+        results.pipeInput("task-" + id, ResultsPipeline.gpt4oMini(id, "task-" + id, usage, cost), T0);
     }
 
     private static Usage usage(long input, long output, long cached) {
@@ -64,12 +61,12 @@ class PricingPipelineTest {
         assertThat(cost).isEqualTo(Cost.newBuilder().setInput(Money.toBytes(usd("0.0009"))).setOutput(Money.toBytes(usd("0.0012")))
                 .setCacheRead(Money.toBytes(usd("0.0003"))).setCacheWrite(null).setTotal(Money.toBytes(usd("0.0024")))
                 .setSource(CostSource.COMPUTED).build());
-        assertThat(pipeline.metric(GROUP, PriceResults.COMPUTED + "-total")).isEqualTo(1.0);
+        assertThat(pipeline.pricingCount(PriceResults.COMPUTED)).isEqualTo(1.0);
     }
 
     /** A flatagents result published as JSON, through ingestion, pricing and classification. */
     private ExecutionMetadata publishJson(String json) {
-        pipeline.bytesInput(pipeline.topics.agentResultsJson.name()).pipeInput(StageDriver.textRecord("task-j", json,
+        pipeline.driver.bytesInput(pipeline.driver.topics.agentResultsJson.name()).pipeInput(StageDriver.textRecord("task-j", json,
                 StageDriver.headers("agent-id", "thinker", "result-id", "j-1"), T0));
         return classified.readValue().getAgentResult().getExecution();
     }
@@ -107,8 +104,8 @@ class PricingPipelineTest {
         List<Cost> costs = classified.readValuesToList().stream().map(o -> o.getAgentResult().getExecution().getCost()).toList();
         assertThat(costs).containsExactly(reported("0.15"), reported("0.1515"), reported("0.2"));
         // within 1 % of the computed 0.15: r-1 and r-2; beyond: r-3
-        assertThat(pipeline.metric(GROUP, PriceResults.MISMATCH + "-total")).isEqualTo(1.0);
-        assertThat(pipeline.metric(GROUP, PriceResults.COMPUTED + "-total")).isEqualTo(0.0);
+        assertThat(pipeline.pricingCount(PriceResults.MISMATCH)).isEqualTo(1.0);
+        assertThat(pipeline.pricingCount(PriceResults.COMPUTED)).isEqualTo(0.0);
     }
 
     @Test
@@ -118,7 +115,7 @@ class PricingPipelineTest {
                         .setUsage(usage(100, 10, 0)).build())
                 .setOutcome(Success.newBuilder().build()).build(), T0);
         assertThat(classified.readValue().getAgentResult().getExecution().getCost()).isNull();
-        assertThat(pipeline.metric(GROUP, PriceResults.UNPRICED + "-total")).isEqualTo(1.0);
+        assertThat(pipeline.pricingCount(PriceResults.UNPRICED)).isEqualTo(1.0);
     }
 
     @Test
