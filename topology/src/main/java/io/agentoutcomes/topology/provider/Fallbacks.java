@@ -1,14 +1,9 @@
 package io.agentoutcomes.topology.provider;
 
-import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.FallbackCause;
-import io.agentoutcomes.avro.FallbackCount;
-import io.agentoutcomes.avro.ProviderState;
-import io.agentoutcomes.avro.RequestBudget;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
 import io.agentoutcomes.topology.fallback.FallbackChains;
-import java.util.Objects;
 import java.util.function.Function;
 
 /**
@@ -28,10 +23,10 @@ final class Fallbacks {
      * A retry re-scoped.
      *
      * @param key   the fallback scope's key, where it is gated now
-     * @param state the fallback scope's state
+     * @param scope the fallback scope
      * @param retry the retry, carrying the fallback model and why
      */
-    record Diversion(String key, ProviderState state, RetryRequest retry) {
+    record Diversion(String key, ScopeGate scope, RetryRequest retry) {
     }
 
     Fallbacks(FallbackChains chains, ProviderGateSettings settings) {
@@ -58,27 +53,27 @@ final class Fallbacks {
      * null: its scope can serve it, no chain is declared for its model, or no model of the chain can serve either (it
      * waits where it is). A diversion returned must be applied: it is counted.
      *
-     * @param stateOf a scope's state, created on first sight; null past the gate's bound on scopes
+     * @param scopeOf a scope, created on first sight; null past the gate's bound on scopes
      */
-    Diversion divert(ProviderState state, RetryRequest retry, long now, Function<ProviderScope, ProviderState> stateOf) {
+    Diversion divert(ScopeGate from, RetryRequest retry, long now, Function<ProviderScope, ScopeGate> scopeOf) {
         if (chains.isEmpty()) {
             return null;
         }
         FallbackCause cause = retry.getAction() == RetryAction.SWITCH_PROVIDER && retry.getFallbackProvider() == null
-                ? FallbackCause.DAILY_LIMIT : sickness(state, now);
+                ? FallbackCause.DAILY_LIMIT : from.sickness(now);
         FallbackChains.Chain chain = cause == null ? null : chain(retry);
         if (chain == null) {
             return null;
         }
         for (FallbackChains.Model to : chain.to()) {
             ProviderScope scope = new ProviderScope(to.provider(), settings.scope() == ProviderScope.By.PROVIDER ? null : to.model());
-            ProviderState fallback = stateOf.apply(scope);
-            if (fallback != null && fallback != state && sickness(fallback, now) == null) {
+            ScopeGate fallback = scopeOf.apply(scope);
+            if (fallback != null && fallback != from && fallback.sickness(now) == null) {
                 RetryRequest diverted = RetryRequest.newBuilder(retry).setFallbackProvider(to.provider())
                         .setFallbackModel(to.model()).setFallbackCause(cause)
                         .setFallbackReason(text(cause) + " on " + chain.from() + ": re-run on " + to + " (" + chain.setting() + ")")
                         .build();
-                count(fallback, state.getProvider(), state.getModel(), cause);
+                fallback.received(from.provider(), from.model(), cause);
                 return new Diversion(scope.key(), fallback, diverted);
             }
         }
@@ -86,49 +81,22 @@ final class Fallbacks {
     }
 
     /**
-     * Counts a due retry that reaches the gate of {@code state} carrying a context-window fallback (set in
+     * Counts a due retry that reaches the gate of {@code scope} carrying a context-window fallback (set in
      * classification) as moved there from its result's scope.
      */
-    static void arrived(ProviderState state, RetryRequest retry, ProviderScope.By by) {
+    static void arrived(ScopeGate scope, RetryRequest retry, ProviderScope.By by) {
         ProviderScope from = retry.getFallbackCause() == FallbackCause.CONTEXT_WINDOW ? ProviderScope.of(retry.getAgentResult(), by) : null;
         if (from != null) {
-            count(state, from.provider(), from.model(), FallbackCause.CONTEXT_WINDOW);
+            scope.received(from.provider(), from.model(), FallbackCause.CONTEXT_WINDOW);
         }
-    }
-
-    /** One more retry moved to {@code to} from the scope of {@code provider} and {@code model}, for {@code cause}. */
-    private static void count(ProviderState to, String provider, String model, FallbackCause cause) {
-        for (FallbackCount count : to.getFallbacksReceived()) {
-            if (count.getCause() == cause && count.getProvider().equals(provider) && Objects.equals(count.getModel(), model)) {
-                count.setRetries(count.getRetries() + 1);
-                return;
-            }
-        }
-        // Bounded: the scopes that can move retries here, and why, are those of the declared chains leading here.
-        to.getFallbacksReceived().add(new FallbackCount(provider, model, cause, 1L));
     }
 
     /** Whether a chain is declared for the scope's model (for a scope of a provider alone, for any of its models). */
-    boolean declared(ProviderState state) {
-        if (state.getModel() != null) {
-            return chains.chain(FallbackChains.Kind.GENERAL, state.getProvider(), state.getModel()).isPresent();
+    boolean declared(ScopeGate scope) {
+        if (scope.model() != null) {
+            return chains.chain(FallbackChains.Kind.GENERAL, scope.provider(), scope.model()).isPresent();
         }
-        return chains.all(FallbackChains.Kind.GENERAL).stream().anyMatch(chain -> chain.from().provider().equals(state.getProvider()));
-    }
-
-    /** Why a scope cannot serve a retry now, or null where it can (a half-open circuit's probes are served). */
-    FallbackCause sickness(ProviderState state, long now) {
-        if (settings.circuit().enabled() && state.getCircuit() == CircuitState.OPEN) {
-            return FallbackCause.CIRCUIT_OPEN;
-        }
-        if (settings.pacing()) {
-            for (RequestBudget budget : state.getBudgets()) {
-                if (budget.getBlockedUntil() > now) {
-                    return FallbackCause.REQUESTS_EXHAUSTED;
-                }
-            }
-        }
-        return null;
+        return chains.all(FallbackChains.Kind.GENERAL).stream().anyMatch(chain -> chain.from().provider().equals(scope.provider()));
     }
 
     /** The general chain of the model a retry is to run on now: its fallback's, else its result's. */

@@ -10,8 +10,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The provider gate's stores, as the gate keeps them and the HTTP queries and meters read them; the gate's supplier
- * declares these builders, which a second processor of the gate would share.
+ * The provider gate's stores, as the gate keeps them and the HTTP queries and meters read them; {@link RetryGate}'s
+ * supplier declares these builders, and {@link SignalGate} connects the same stores by name.
  */
 public final class ProviderGateStores {
     /** Each scope's circuit, evidence and budgets ({@link ProviderState}), keyed by scope. */

@@ -12,7 +12,8 @@ import org.apache.kafka.streams.state.StoreBuilder;
 /**
  * A processor's supplier that declares the stores its processor uses (Kafka's {@code ConnectedStoreProvider}), so the
  * wiring class only connects nodes: Kafka Streams adds each store once and connects it to every processor whose
- * supplier declares it (two processors share a store by declaring the same {@link StoreBuilder}).
+ * supplier declares it. A second processor sharing a store connects it by name instead: declared by two suppliers
+ * (even as the same {@link StoreBuilder}), Kafka Streams 4.3.1 does not put the two processors in one sub-topology.
  */
 public final class StoreOwningSupplier<KIn, VIn, KOut, VOut> implements ProcessorSupplier<KIn, VIn, KOut, VOut> {
     private final Supplier<Processor<KIn, VIn, KOut, VOut>> processors;
