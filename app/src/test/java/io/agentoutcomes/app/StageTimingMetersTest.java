@@ -16,6 +16,8 @@ import io.agentoutcomes.topology.timing.StageTimingWrapper;
 import io.agentoutcomes.topology.topic.Topics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
@@ -25,6 +27,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
@@ -98,7 +101,7 @@ class StageTimingMetersTest {
     }
 
     @Test
-    void theIntakeNodeCountsOneCallPerResultAndItsOwnTime() {
+    void theIntakeNodeCountsOneCallPerResultAndItsOwnTime() throws IOException {
         String scrape = scrapeAfter(5, Map.of());
 
         assertThat(scrape).contains("# TYPE agent_outcomes_stage_process_seconds summary");
@@ -106,6 +109,9 @@ class StageTimingMetersTest {
         assertThat(sample(scrape, "agent_outcomes_stage_process_seconds_sum", INTAKE)).isPositive();
         // every node a series from the start: the replay fold saw no node event
         assertThat(sample(scrape, "agent_outcomes_stage_process_seconds_count", "replay-fold")).isEqualTo(0.0);
+        // the family's share of a scrape, for docs/operations.md
+        Files.writeString(Path.of("target", "stage-timings-scrape.txt"), scrape.lines()
+                .filter(line -> line.contains("agent_outcomes_stage_process")).map(line -> line + "\n").collect(Collectors.joining()));
     }
 
     @Test
