@@ -23,7 +23,7 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * call less the time spent in the wrapped nodes it forwarded to, so it holds its work and that of the sinks it writes
  * to (their serialization and send), and the nodes' times add up without counting anything twice. Kafka's own DSL
  * nodes (branches, merges, repartition filters) are timed too; punctuations are not (Kafka Streams' task metrics
- * {@code punctuate-latency-*} have them). Two clock reads per call, no allocation; the processors, their stores and
+ * {@code punctuate-latency-*} have them). Two clock reads per call, no allocation per call; the processors, their stores and
  * their contexts are Kafka's, untouched.
  */
 public final class StageTimingWrapper implements ProcessorWrapper {
