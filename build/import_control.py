@@ -4,7 +4,7 @@ FLOORS = {
   "avro": [["avro", "avro.registry"], ["avro.serde"]],
   "client": [["client"]],
   "topology": [["topology.topic", "topology.state", "topology.punctuation", "topology.fallback", "topology.ratelimit",
-                "topology.attribution"],
+                "topology.attribution", "topology.timing"],
                ["topology.classify", "topology.schedule", "topology.replay"],
                ["topology.analytics", "topology.provider"],
                ["topology.ingest", "topology.pricing", "topology.budget"],

@@ -10,6 +10,7 @@ import io.agentoutcomes.app.kafka.StoreTopics;
 import io.agentoutcomes.app.kafka.StreamsProgress;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.app.metrics.ServiceMeterRegistry;
+import io.agentoutcomes.app.metrics.StageTimingMeters;
 import io.agentoutcomes.app.redrive.Redrive;
 import io.agentoutcomes.app.registry.KafkaSchemaStore;
 import io.agentoutcomes.app.registry.SchemaRegistryServer;
@@ -158,15 +159,14 @@ public final class AgentOutcomesService implements AutoCloseable {
         ServiceMeterRegistry meters = new ServiceMeterRegistry();
         resources.push(meters);
         PrometheusMeterRegistry metrics = meters.registry();
-        streamsProperties.put(PunctuationWatch.CONFIG, new PunctuationFailures(metrics, config.maxPunctuationFailures(),
-                fatal::complete));
+        streamsProperties.put(PunctuationWatch.CONFIG, new PunctuationFailures(metrics, config.maxPunctuationFailures(), fatal::complete));
+        StageTimingMeters.register(metrics, streamsProperties);
         UncleanStop.prepare(config.dataDir(), streamsProperties);
         streams = new KafkaStreams(topology, streamsProperties);
         // Leaving the group on a clean stop lets a restarted or remaining instance take the partitions over at once,
         // instead of waiting out this member's session.
         resources.push(() -> {
-            if (!streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                    .withTimeout(CLOSE_TIMEOUT))) {
+            if (!streams.close(CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP).withTimeout(CLOSE_TIMEOUT))) {
                 LOG.warn("Kafka Streams did not finish closing within {}: work since its last commit is aborted and "
                         + "done again by the instance that takes its partitions over", CLOSE_TIMEOUT);
             } else {

@@ -7,6 +7,8 @@ import io.agentoutcomes.app.streams.RejectingDeserializationHandler;
 import io.agentoutcomes.app.streams.RejectingProcessingHandler;
 import io.agentoutcomes.app.streams.RejectingProductionHandler;
 import io.agentoutcomes.topology.ingest.InputLimits;
+import io.agentoutcomes.topology.timing.StageTimingWrapper;
+import io.agentoutcomes.topology.timing.StageTimings;
 import io.agentoutcomes.topology.topic.Topics;
 import java.util.Map;
 import java.util.Properties;
@@ -15,7 +17,8 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The service's Kafka Streams settings: exactly-once, the rejecting handlers, bounded RocksDB memory, two stream
- * threads, static membership and a short session, a standby per task; then the configured client settings.
+ * threads, static membership and a short session, a standby per task, every processor node timed (unless
+ * {@code metrics.stage.timings.enabled=false}); then the configured client settings.
  */
 public final class StreamsProperties {
     /** The service's {@code num.stream.threads} unless set (Kafka Streams' own default is 1). */
@@ -71,6 +74,12 @@ public final class StreamsProperties {
         props.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS);
         props.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS / 3);
         props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, 1);
+        // Every processor node timed into the timings /metrics reads (StageTimingMeters); the topology is built with
+        // these settings, which is the only way Kafka Streams applies a processor wrapper.
+        if (config.metrics().stageTimings()) {
+            props.put(StreamsConfig.PROCESSOR_WRAPPER_CLASS_CONFIG, StageTimingWrapper.class);
+            props.put(StageTimings.CONFIG, new StageTimings());
+        }
         if (config.replicationFactor() > 0) {
             props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
         }

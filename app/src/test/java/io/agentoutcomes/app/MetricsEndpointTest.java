@@ -148,6 +148,25 @@ class MetricsEndpointTest {
         assertThat(sum("agent_outcomes_budget_spend_usd")).isGreaterThan(0.000001);
     }
 
+    /** Every processor node timed through the service's processor wrapper (metrics.stage.timings.enabled, on by default). */
+    @Test
+    void eachProcessorNodeCountsItsCallsAndItsOwnTime() throws InterruptedException {
+        // a source-named node carries its topic's name, prefix included
+        String jsonNormalizer = "normalize-" + prefix + TopicNames.AGENT_RESULTS_JSON;
+        // the timers outlive a garbage collection (Micrometer holds a function timer's object weakly)
+        System.gc();
+        waitForCondition(() -> {
+            scrape();
+            return sum("agent_outcomes_stage_process_seconds_count", "node", jsonNormalizer) == 1;
+        }, 60_000, () -> "the JSON record's normalization counted: " + samples.get("agent_outcomes_stage_process_seconds_count"));
+        assertThat(types).containsEntry("agent_outcomes_stage_process_seconds", "summary");
+        assertThat(sum("agent_outcomes_stage_process_seconds_count", "node", "agent-results-accept-attribute-price"))
+                .as("one intake call per result on agent-results").isEqualTo(14);
+        assertThat(sum("agent_outcomes_stage_process_seconds_count", "node", jsonNormalizer))
+                .as("one call for the one JSON record").isEqualTo(1);
+        assertThat(sum("agent_outcomes_stage_process_seconds_sum", "node", "agent-results-accept-attribute-price")).isPositive();
+    }
+
     @Test
     void countersEndInTotalAndNoLabelValueIsATotalBesideItsParts() {
         types.forEach((family, type) -> {

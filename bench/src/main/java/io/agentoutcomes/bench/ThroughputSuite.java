@@ -2,6 +2,7 @@ package io.agentoutcomes.bench;
 
 import io.agentoutcomes.app.StreamsProperties;
 import io.agentoutcomes.app.config.AnalyticsConfig;
+import io.agentoutcomes.app.config.MetricsConfig;
 import io.agentoutcomes.app.kafka.TopicProvisioner;
 import io.agentoutcomes.avro.TopicNames;
 import io.agentoutcomes.bench.ThroughputReport.Result;
@@ -36,6 +37,11 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
 
     @Option(names = "--analytics", split = ",", description = "Analytics on and/or off (default: ${DEFAULT-VALUE}).")
     List<String> analytics = new ArrayList<>(List.of("on"));
+
+    @Option(names = "--stage-timings", split = ",", description = "The service's per-node timings (metrics.stage.timings.enabled, "
+            + "agent_outcomes_stage_process_seconds) on and/or off in the pipeline, one variant each (default: ${DEFAULT-VALUE}, the "
+            + "service's default).")
+    List<String> stageTimings = new ArrayList<>(List.of("on"));
 
     @Option(names = "--threads", split = ",", description = "num.stream.threads of both applications (default: ${DEFAULT-VALUE}, the "
             + "service's).")
@@ -126,29 +132,33 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                     out.printf(Locale.ROOT, "pre-loaded %,d %s records (%,d distinct tasks) into %s in %.1f s%n", records, input,
                             taskCount, inputTopic, produced);
                     for (String analyticsSetting : analytics) {
-                        boolean analyticsOn = onOff(analyticsSetting);
-                        for (int threadCount : threads) {
-                            for (String guarantee : guarantees) {
-                                for (Long interval : intervals) {
-                                    Map<String, String> both = new HashMap<>(settings);
-                                    both.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(threadCount));
-                                    both.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
-                                    if (interval != null) {
-                                        both.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, String.valueOf(interval));
+                        boolean analyticsOn = onOff("--analytics", analyticsSetting);
+                        for (String timingSetting : stageTimings) {
+                            boolean timingsOn = onOff("--stage-timings", timingSetting);
+                            for (int threadCount : threads) {
+                                for (String guarantee : guarantees) {
+                                    for (Long interval : intervals) {
+                                        Map<String, String> both = new HashMap<>(settings);
+                                        both.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, String.valueOf(threadCount));
+                                        both.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+                                        if (interval != null) {
+                                            both.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, String.valueOf(interval));
+                                        }
+                                        both.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, WriteCounting.Supplier.class.getName());
+                                        String variant = String.format(Locale.ROOT, "%s, analytics %s%s, %d thread%s, %,d tasks%s%s",
+                                                input, analyticsOn ? "on" : "off", timingsOn ? "" : ", stage timings off", threadCount,
+                                                threadCount == 1 ? "" : "s", taskCount,
+                                                guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "" : ", " + guarantee,
+                                                interval == null ? "" : ", commit " + interval + " ms");
+                                        String tagBase = "v" + variantNo + (analyticsOn ? "a" : "n") + (timingsOn ? "" : "s") + threadCount
+                                                + (guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "e" : "l") + (interval == null ? "" : "c" + interval);
+                                        Variant v = new Variant(variant, tagBase, prefix, input, taskCount, inputTopic, passthroughOut,
+                                                matchedOut, both, pipelineSettings(both, analyticsOn, timingsOn));
+                                        if (profile != null && jfr == null && rounds > 0) {
+                                            jfr = JfrProfile.start(profile);
+                                        }
+                                        results.add(runVariant(cluster, v, out));
                                     }
-                                    both.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, WriteCounting.Supplier.class.getName());
-                                    String variant = String.format(Locale.ROOT, "%s, analytics %s, %d thread%s, %,d tasks%s%s",
-                                            input, analyticsOn ? "on" : "off", threadCount, threadCount == 1 ? "" : "s", taskCount,
-                                            guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "" : ", " + guarantee,
-                                            interval == null ? "" : ", commit " + interval + " ms");
-                                    String tagBase = "v" + variantNo + (analyticsOn ? "a" : "n") + threadCount
-                                            + (guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "e" : "l") + (interval == null ? "" : "c" + interval);
-                                    Variant v = new Variant(variant, tagBase, prefix, input, taskCount, inputTopic, passthroughOut,
-                                            matchedOut, both, pipelineSettings(both, analyticsOn));
-                                    if (profile != null && jfr == null && rounds > 0) {
-                                        jfr = JfrProfile.start(profile);
-                                    }
-                                    results.add(runVariant(cluster, v, out));
                                 }
                             }
                         }
@@ -252,17 +262,18 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
         return new Result(v.label(), pass, pipe, match);
     }
 
-    private Map<String, String> pipelineSettings(Map<String, String> both, boolean analyticsOn) {
+    private Map<String, String> pipelineSettings(Map<String, String> both, boolean analyticsOn, boolean timingsOn) {
         Map<String, String> pipeline = new HashMap<>(both);
         pipeline.put(AnalyticsConfig.ANALYTICS_ENABLED, String.valueOf(analyticsOn));
+        pipeline.put(MetricsConfig.METRICS_STAGE_TIMINGS_ENABLED, String.valueOf(timingsOn));
         return pipeline;
     }
 
-    static boolean onOff(String value) {
+    static boolean onOff(String option, String value) {
         return switch (value.trim().toLowerCase(Locale.ROOT)) {
             case "on", "true", "yes" -> true;
             case "off", "false", "no" -> false;
-            default -> throw new IllegalArgumentException("--analytics takes on or off, not '" + value + "'");
+            default -> throw new IllegalArgumentException(option + " takes on or off, not '" + value + "'");
         };
     }
 

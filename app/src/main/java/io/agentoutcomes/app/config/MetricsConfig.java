@@ -15,6 +15,7 @@ import org.apache.kafka.common.config.types.Password;
 /** What {@code GET /metrics} exports and the OTLP push (docs/operations.md, "Metrics"), a group of the service's own settings. */
 public final class MetricsConfig {
     public static final String METRICS_KAFKA_DETAIL = "metrics.kafka.detail";
+    public static final String METRICS_STAGE_TIMINGS_ENABLED = "metrics.stage.timings.enabled";
     public static final String METRICS_OTLP_URL = "metrics.otlp.url";
     public static final String METRICS_OTLP_STEP_MS = "metrics.otlp.step.ms";
     public static final String METRICS_OTLP_HEADERS = "metrics.otlp.headers";
@@ -31,6 +32,8 @@ public final class MetricsConfig {
                 .define(METRICS_KAFKA_DETAIL, Type.STRING, KafkaMetricsDetail.SUMMARY.value(),
                         Check.oneOf(Arrays.stream(KafkaMetricsDetail.values()).map(KafkaMetricsDetail::value).toList()),
                         "How finely /metrics exports Kafka Streams' metrics. summary: Kafka Streams' own one series per stream thread and topic, its clients' one per client and broker, a metric's series across tasks, stores, processor nodes, partitions (and the clients' topics) folded into one (sum; largest for -max; smallest for -min; mean for -avg); full: every series Kafka keeps, several times the size.")
+                .define(METRICS_STAGE_TIMINGS_ENABLED, Type.BOOLEAN, true, null,
+                        "Whether every processor node of the pipeline is timed (Kafka Streams' processor.wrapper.class) and exported as agent_outcomes_stage_process_seconds{node}: calls and their own time, two clock reads per node and record (docs/operations.md). Off: the processors are not wrapped and the meter is absent. A processor.wrapper.class of your own replaces it.")
                 .define(METRICS_OTLP_URL, Type.STRING, null, Check.parsedBy("an http or https URL", MetricsConfig::url),
                         "The OTLP/HTTP metrics endpoint the GenAI conventions' metrics (gen_ai.client.token.usage, gen_ai.client.operation.duration) are pushed to, e.g. http://collector:4318/v1/metrics (docs/analytics.md). Not set: no push; /metrics has them either way.")
                 .define(METRICS_OTLP_STEP_MS, Type.LONG, 60_000L, Check.between(1_000, 86_400_000),
@@ -45,12 +48,13 @@ public final class MetricsConfig {
 
     static MetricsSettings parse(ParsedConfig config) {
         KafkaMetricsDetail detail = KafkaMetricsDetail.of(config.getString(METRICS_KAFKA_DETAIL).trim());
+        boolean stageTimings = config.getBoolean(METRICS_STAGE_TIMINGS_ENABLED);
         String url = config.getString(METRICS_OTLP_URL);
         if (url == null || url.isBlank()) {
-            return new MetricsSettings(detail, Optional.empty());
+            return new MetricsSettings(detail, stageTimings, Optional.empty());
         }
         Password headers = config.getPassword(METRICS_OTLP_HEADERS);
-        return new MetricsSettings(detail, Optional.of(new OtlpSettings(url(url), Duration.ofMillis(config.getLong(METRICS_OTLP_STEP_MS)),
+        return new MetricsSettings(detail, stageTimings, Optional.of(new OtlpSettings(url(url), Duration.ofMillis(config.getLong(METRICS_OTLP_STEP_MS)),
                 headers == null ? Map.of() : pairs(headers.value()), pairs(config.getString(METRICS_OTLP_RESOURCE_ATTRIBUTES)))));
     }
 
