@@ -83,7 +83,9 @@ class MetricsEndpointTest {
                 "budget.openai-daily.dimension", "provider", "budget.openai-daily.value", "openai",
                 "budget.openai-daily.limit.usd", "0.000001",
                 // a request too large for gpt-4o-mini is retried on gpt-4.1: a retry moved to a fallback
-                "fallback.context.openai/gpt-4o-mini", "openai/gpt-4.1");
+                "fallback.context.openai/gpt-4o-mini", "openai/gpt-4.1",
+                // every processor node timed (off by default)
+                "metrics.stage.timings.enabled", "true");
         service = AgentOutcomesService.start(config);
         waitForCondition(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
         scrape();
@@ -148,7 +150,7 @@ class MetricsEndpointTest {
         assertThat(sum("agent_outcomes_budget_spend_usd")).isGreaterThan(0.000001);
     }
 
-    /** Every processor node timed through the service's processor wrapper (metrics.stage.timings.enabled, on by default). */
+    /** Every processor node timed through the service's processor wrapper (metrics.stage.timings.enabled, turned on here). */
     @Test
     void eachProcessorNodeCountsItsCallsAndItsOwnTime() throws InterruptedException {
         // a source-named node carries its topic's name, prefix included

@@ -102,7 +102,7 @@ class StageTimingMetersTest {
 
     @Test
     void theIntakeNodeCountsOneCallPerResultAndItsOwnTime() throws IOException {
-        String scrape = scrapeAfter(5, Map.of());
+        String scrape = scrapeAfter(5, Map.of(MetricsConfig.METRICS_STAGE_TIMINGS_ENABLED, "true"));
 
         assertThat(scrape).contains("# TYPE agent_outcomes_stage_process_seconds summary");
         assertThat(sample(scrape, "agent_outcomes_stage_process_seconds_count", INTAKE)).isEqualTo(5.0);
@@ -112,6 +112,14 @@ class StageTimingMetersTest {
         // the family's share of a scrape, for docs/operations.md
         Files.writeString(Path.of("target", "stage-timings-scrape.txt"), scrape.lines()
                 .filter(line -> line.contains("agent_outcomes_stage_process")).map(line -> line + "\n").collect(Collectors.joining()));
+    }
+
+    @Test
+    void offByDefault() {
+        AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(ConfigLoader.BOOTSTRAP_SERVERS, "localhost:9092",
+                ConfigLoader.DATA_DIR, dataDir.toString()));
+        assertThat(config.metrics().stageTimings()).isFalse();
+        assertThat(scrapeAfter(5, Map.of())).doesNotContain("agent_outcomes_stage_process");
     }
 
     @Test
@@ -130,7 +138,7 @@ class StageTimingMetersTest {
     @Test
     void aWrapperOfTheOperatorsOwnReplacesTheTimings() {
         AppConfig config = ConfigLoader.load(Optional.empty(), Map.of(), Map.of(ConfigLoader.BOOTSTRAP_SERVERS, "localhost:9092",
-                ConfigLoader.DATA_DIR, dataDir.toString()));
+                ConfigLoader.DATA_DIR, dataDir.toString(), MetricsConfig.METRICS_STAGE_TIMINGS_ENABLED, "true"));
         Topics topics = new Topics(config.topicPrefix(), Map.of(AvroSerdeConfig.SCHEMA_REGISTRY_URL, "mock://" + scope),
                 config.pipeline().retry().tiers().names());
 

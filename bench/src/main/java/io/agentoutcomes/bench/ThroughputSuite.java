@@ -41,7 +41,7 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
     @Option(names = "--stage-timings", split = ",", description = "The service's per-node timings (metrics.stage.timings.enabled, "
             + "agent_outcomes_stage_process_seconds) on and/or off in the pipeline, one variant each (default: ${DEFAULT-VALUE}, the "
             + "service's default).")
-    List<String> stageTimings = new ArrayList<>(List.of("on"));
+    List<String> stageTimings = new ArrayList<>(List.of("off"));
 
     @Option(names = "--threads", split = ",", description = "num.stream.threads of both applications (default: ${DEFAULT-VALUE}, the "
             + "service's).")
@@ -146,11 +146,11 @@ final class ThroughputSuite extends ClusterSuite<List<ThroughputReport.Result>> 
                                         }
                                         both.put(StreamsConfig.DEFAULT_CLIENT_SUPPLIER_CONFIG, WriteCounting.Supplier.class.getName());
                                         String variant = String.format(Locale.ROOT, "%s, analytics %s%s, %d thread%s, %,d tasks%s%s",
-                                                input, analyticsOn ? "on" : "off", timingsOn ? "" : ", stage timings off", threadCount,
+                                                input, analyticsOn ? "on" : "off", timingsOn ? ", stage timings on" : "", threadCount,
                                                 threadCount == 1 ? "" : "s", taskCount,
                                                 guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "" : ", " + guarantee,
                                                 interval == null ? "" : ", commit " + interval + " ms");
-                                        String tagBase = "v" + variantNo + (analyticsOn ? "a" : "n") + (timingsOn ? "" : "s") + threadCount
+                                        String tagBase = "v" + variantNo + (analyticsOn ? "a" : "n") + (timingsOn ? "s" : "") + threadCount
                                                 + (guarantee.equals(StreamsConfig.EXACTLY_ONCE_V2) ? "e" : "l") + (interval == null ? "" : "c" + interval);
                                         Variant v = new Variant(variant, tagBase, prefix, input, taskCount, inputTopic, passthroughOut,
                                                 matchedOut, both, pipelineSettings(both, analyticsOn, timingsOn));

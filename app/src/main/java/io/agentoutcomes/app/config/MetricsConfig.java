@@ -32,8 +32,8 @@ public final class MetricsConfig {
                 .define(METRICS_KAFKA_DETAIL, Type.STRING, KafkaMetricsDetail.SUMMARY.value(),
                         Check.oneOf(Arrays.stream(KafkaMetricsDetail.values()).map(KafkaMetricsDetail::value).toList()),
                         "How finely /metrics exports Kafka Streams' metrics. summary: Kafka Streams' own one series per stream thread and topic, its clients' one per client and broker, a metric's series across tasks, stores, processor nodes, partitions (and the clients' topics) folded into one (sum; largest for -max; smallest for -min; mean for -avg); full: every series Kafka keeps, several times the size.")
-                .define(METRICS_STAGE_TIMINGS_ENABLED, Type.BOOLEAN, true, null,
-                        "Whether every processor node of the pipeline is timed (Kafka Streams' processor.wrapper.class) and exported as agent_outcomes_stage_process_seconds{node}: calls and their own time, two clock reads per node and record (docs/operations.md). Off: the processors are not wrapped and the meter is absent. A processor.wrapper.class of your own replaces it.")
+                .define(METRICS_STAGE_TIMINGS_ENABLED, Type.BOOLEAN, false, null,
+                        "Whether every processor node of the pipeline is timed (Kafka Streams' processor.wrapper.class) and exported as agent_outcomes_stage_process_seconds{node}: calls and their own time, two clock reads per node and record, about 1-1.5 µs of stream-thread CPU a record as measured, so off by default (docs/operations.md). Off: the processors are not wrapped and the meter is absent. A processor.wrapper.class of your own replaces it.")
                 .define(METRICS_OTLP_URL, Type.STRING, null, Check.parsedBy("an http or https URL", MetricsConfig::url),
                         "The OTLP/HTTP metrics endpoint the GenAI conventions' metrics (gen_ai.client.token.usage, gen_ai.client.operation.duration) are pushed to, e.g. http://collector:4318/v1/metrics (docs/analytics.md). Not set: no push; /metrics has them either way.")
                 .define(METRICS_OTLP_STEP_MS, Type.LONG, 60_000L, Check.between(1_000, 86_400_000),
