@@ -44,7 +44,7 @@ class PunctuationFailuresTest {
     private final class Stuck implements Processor<byte[], byte[], byte[], byte[]> {
         @Override
         public void init(ProcessorContext<byte[], byte[]> context) {
-            Punctuators.RETRY_SCHEDULER.schedule(context, EVERY, timestamp -> {
+            PunctuationWatch.schedule(Punctuators.RETRY_SCHEDULER, context, EVERY, timestamp -> {
                 RuntimeException next = punctuations < outcomes.size() ? outcomes.get(punctuations) : null;
                 punctuations++;
                 if (next != null) {

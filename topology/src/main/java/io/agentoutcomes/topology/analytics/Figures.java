@@ -32,15 +32,15 @@ public final class Figures {
     public record Tokens(long input, long output, long unknown) {
         /** Every token, each counted once: the aggregate's {@code totalTokens}. */
         public long total() {
-            return LivePartial.plus(LivePartial.plus(input, output), unknown);
+            return Counts.plus(Counts.plus(input, output), unknown);
         }
     }
 
     /** An aggregate's tokens by type. */
     public static Tokens tokens(AgentMetrics metrics) {
-        long input = LivePartial.plus(LivePartial.plus(metrics.getInputTokens(), metrics.getCacheReadTokens()),
+        long input = Counts.plus(Counts.plus(metrics.getInputTokens(), metrics.getCacheReadTokens()),
                 metrics.getCacheWriteTokens());
-        long typed = LivePartial.plus(input, metrics.getOutputTokens());
+        long typed = Counts.plus(input, metrics.getOutputTokens());
         return new Tokens(input, metrics.getOutputTokens(), Math.max(0, metrics.getTotalTokens() - typed));
     }
 

@@ -42,7 +42,7 @@ public final class GenAiHistograms {
      */
     void addTokens(TokenNormalizer.Tokens normalized, boolean partsKnown) {
         if (partsKnown) {
-            long input = LivePartial.plus(LivePartial.plus(normalized.input(), normalized.cacheRead()), normalized.cacheWrite());
+            long input = Counts.plus(Counts.plus(normalized.input(), normalized.cacheRead()), normalized.cacheWrite());
             record(tokens[0], TOKEN_BOUNDS, input);
             record(tokens[1], TOKEN_BOUNDS, normalized.output());
         } else {
@@ -52,7 +52,7 @@ public final class GenAiHistograms {
 
     private static void record(long[] counts, long[] bounds, long value) {
         counts[bucket(bounds, value)]++;
-        counts[BUCKETS] = LivePartial.plus(counts[BUCKETS], value);
+        counts[BUCKETS] = Counts.plus(counts[BUCKETS], value);
     }
 
     /** One result's duration as recorded in the sketch; {@code errorType} null unless the result is a failure. */

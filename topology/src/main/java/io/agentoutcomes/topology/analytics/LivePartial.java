@@ -23,8 +23,8 @@ import org.HdrHistogram.AbstractHistogram;
 /**
  * One key's partial aggregate while records are added to it, one at a time: counts in arrays indexed by enum, money in
  * pico-dollars as {@code long}s, durations straight into a live sketch; an {@link AgentMetrics} is made of it only
- * when it is written ({@link #toMetrics}). These are the aggregation rules: {@link MetricsAggregator#add} adds through
- * here too, so every surface counts an outcome the same way (docs/analytics.md). Not thread-safe.
+ * when it is written ({@link #toMetrics}). These are the aggregation rules: {@link #addTo} adds one outcome to a stored
+ * aggregate through here too, so every surface counts an outcome the same way (docs/analytics.md). Not thread-safe.
  */
 public final class LivePartial {
     private static final ResultType[] RESULT_TYPES = ResultType.values();
@@ -79,6 +79,16 @@ public final class LivePartial {
         return new LivePartial(key, stored);
     }
 
+    /** The aggregate with one more classified outcome of its key, by the rules of {@link #add}. */
+    public static AgentMetrics addTo(AgentMetrics aggregate, ClassifiedOutcome outcome) {
+        return from(Dimensions.of(aggregate), aggregate).add(outcome).toMetrics();
+    }
+
+    /** The aggregate with one more continuation event: a stop is counted by its reason. */
+    public static AgentMetrics addContinuationTo(AgentMetrics aggregate, ContinuationEvaluated event) {
+        return from(Dimensions.of(aggregate), aggregate).addContinuation(event).toMetrics();
+    }
+
     /** Adds one classified outcome of this partial's key. */
     public LivePartial add(ClassifiedOutcome outcome) {
         ResultType type = outcome.getResultType();
@@ -126,13 +136,13 @@ public final class LivePartial {
         if (usage != null && (usage.getTotalTokens() != null || TokenNormalizer.partsKnown(usage))) {
             genAi.addTokens(tokens, TokenNormalizer.partsKnown(usage));
         }
-        inputTokens = plus(inputTokens, tokens.input());
-        outputTokens = plus(outputTokens, tokens.output());
-        reasoningTokens = plus(reasoningTokens, tokens.reasoning());
-        cacheReadTokens = plus(cacheReadTokens, tokens.cacheRead());
-        cacheWriteTokens = plus(cacheWriteTokens, tokens.cacheWrite());
-        totalTokens = plus(totalTokens, tokens.total());
-        apiCalls = plus(apiCalls, tokens.apiCalls());
+        inputTokens = Counts.plus(inputTokens, tokens.input());
+        outputTokens = Counts.plus(outputTokens, tokens.output());
+        reasoningTokens = Counts.plus(reasoningTokens, tokens.reasoning());
+        cacheReadTokens = Counts.plus(cacheReadTokens, tokens.cacheRead());
+        cacheWriteTokens = Counts.plus(cacheWriteTokens, tokens.cacheWrite());
+        totalTokens = Counts.plus(totalTokens, tokens.total());
+        apiCalls = Counts.plus(apiCalls, tokens.apiCalls());
         Cost cost = execution.getCost();
         if (cost != null) {
             costTotal.add(cost.getTotal());
@@ -144,7 +154,7 @@ public final class LivePartial {
         }
         if (execution.getDurationMs() != null) {
             long recorded = DurationSketch.record(sketch, execution.getDurationMs());
-            durationSumMs = plus(durationSumMs, recorded);
+            durationSumMs = Counts.plus(durationSumMs, recorded);
             durationCount++;
             genAi.addDuration(recorded, isFailure(type) ? errorType(outcome) : null);
         }
@@ -229,15 +239,6 @@ public final class LivePartial {
             tenth++;
         }
         return Math.max(0, Math.min(9, tenth));
-    }
-
-    /**
-     * A sum of counts (never negative: the input's bounds), saturating: past {@link Long#MAX_VALUE} it stays there
-     * instead of wrapping to a negative number (docs/analytics.md).
-     */
-    static long plus(long a, long b) {
-        long sum = a + b;
-        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
     /** A failure's {@code error.type}: its canonical error code, else the conventions' fallback {@code _OTHER}. */

@@ -1,18 +1,17 @@
 package io.agentoutcomes.topology.analytics;
 
 import io.agentoutcomes.avro.AgentMetrics;
-import io.agentoutcomes.avro.ClassifiedOutcome;
-import io.agentoutcomes.avro.ContinuationEvaluated;
 import io.agentoutcomes.avro.Money;
 import java.util.HashMap;
 import java.util.Map;
 import org.HdrHistogram.AbstractHistogram;
 
 /**
- * The aggregation rules of the analytics, as pure functions on {@link AgentMetrics}: one classified outcome or
- * continuation event added at a time, and partial aggregates merged (associative and commutative, so partitions and
- * windows combine in any order). Money is summed as decimals, exactly; tokens are normalized by
- * {@link TokenNormalizer}; durations go into an HdrHistogram sketch.
+ * The merge rules of the analytics, as pure functions on {@link AgentMetrics}: the empty aggregate of a key, and
+ * partial aggregates merged (associative and commutative, so partitions and windows combine in any order), their
+ * duration percentiles read from the merged sketch. Money is summed as decimals, exactly; token counts saturate
+ * ({@link Counts}). Adding one outcome or continuation event is {@code LivePartial}'s (its {@code addTo}), which
+ * merges what it added into what it started from here.
  */
 public final class MetricsAggregator {
     private MetricsAggregator() {
@@ -24,16 +23,6 @@ public final class MetricsAggregator {
                 .setCostCacheWrite(Money.ZERO).setCostReported(Money.ZERO).setCostComputed(Money.ZERO)
                 .setDurationSketch(DurationSketch.encode(DurationSketch.empty()))
                 .build();
-    }
-
-    /** The aggregate with one more classified outcome of its key (the rules are {@link LivePartial#add}'s). */
-    public static AgentMetrics add(AgentMetrics aggregate, ClassifiedOutcome outcome) {
-        return LivePartial.from(Dimensions.of(aggregate), aggregate).add(outcome).toMetrics();
-    }
-
-    /** The aggregate with one more continuation event: a stop is counted by its reason. */
-    public static AgentMetrics addContinuation(AgentMetrics aggregate, ContinuationEvaluated event) {
-        return LivePartial.from(Dimensions.of(aggregate), aggregate).addContinuation(event).toMetrics();
     }
 
     /** Two partial aggregates of the same key and window as one. */
@@ -70,7 +59,7 @@ public final class MetricsAggregator {
         sketch.add(DurationSketch.decode(b.getDurationSketch()));
         next.setDurationSketch(DurationSketch.encode(sketch));
         next.setDurationCount(a.getDurationCount() + b.getDurationCount());
-        next.setDurationSumMs(LivePartial.plus(a.getDurationSumMs(), b.getDurationSumMs()));
+        next.setDurationSumMs(Counts.plus(a.getDurationSumMs(), b.getDurationSumMs()));
         next.setGenAiHistograms(sum(a.getGenAiHistograms(), b.getGenAiHistograms()));
         if (percentiles) {
             setPercentiles(next, sketch);
@@ -94,13 +83,13 @@ public final class MetricsAggregator {
     }
 
     private static void addTokens(AgentMetrics next, TokenNormalizer.Tokens tokens) {
-        next.setInputTokens(LivePartial.plus(next.getInputTokens(), tokens.input()));
-        next.setOutputTokens(LivePartial.plus(next.getOutputTokens(), tokens.output()));
-        next.setReasoningTokens(LivePartial.plus(next.getReasoningTokens(), tokens.reasoning()));
-        next.setCacheReadTokens(LivePartial.plus(next.getCacheReadTokens(), tokens.cacheRead()));
-        next.setCacheWriteTokens(LivePartial.plus(next.getCacheWriteTokens(), tokens.cacheWrite()));
-        next.setTotalTokens(LivePartial.plus(next.getTotalTokens(), tokens.total()));
-        next.setApiCalls(LivePartial.plus(next.getApiCalls(), tokens.apiCalls()));
+        next.setInputTokens(Counts.plus(next.getInputTokens(), tokens.input()));
+        next.setOutputTokens(Counts.plus(next.getOutputTokens(), tokens.output()));
+        next.setReasoningTokens(Counts.plus(next.getReasoningTokens(), tokens.reasoning()));
+        next.setCacheReadTokens(Counts.plus(next.getCacheReadTokens(), tokens.cacheRead()));
+        next.setCacheWriteTokens(Counts.plus(next.getCacheWriteTokens(), tokens.cacheWrite()));
+        next.setTotalTokens(Counts.plus(next.getTotalTokens(), tokens.total()));
+        next.setApiCalls(Counts.plus(next.getApiCalls(), tokens.apiCalls()));
     }
 
 

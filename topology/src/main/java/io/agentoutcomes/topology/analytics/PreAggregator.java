@@ -3,6 +3,7 @@ package io.agentoutcomes.topology.analytics;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.ContinuationEvaluated;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.time.Duration;
@@ -52,7 +53,7 @@ public final class PreAggregator implements Processor<String, Object, String, Ag
         this.context = context;
         this.partials = context.getStateStore(PARTIALS_STORE);
         this.startedAt = context.currentSystemTimeMs();
-        Punctuators.ANALYTICS_PRE_AGGREGATOR.schedule(context, flushInterval, this::flush);
+        PunctuationWatch.schedule(Punctuators.ANALYTICS_PRE_AGGREGATOR, context, flushInterval, this::flush);
     }
 
     @Override

@@ -35,11 +35,11 @@ public final class TokenNormalizer {
         long output = value(usage.getOutputTokens());
         long cacheRead = value(usage.getCacheReadTokens());
         long cacheWrite = value(usage.getCacheWriteTokens());
-        long cached = LivePartial.plus(cacheRead, cacheWrite);
+        long cached = Counts.plus(cacheRead, cacheWrite);
         if (includesCache(provider, input, cached)) {
             input = Math.max(0, input - cached);
         }
-        long total = partsKnown(usage) ? LivePartial.plus(LivePartial.plus(input, cached), output) : value(usage.getTotalTokens());
+        long total = partsKnown(usage) ? Counts.plus(Counts.plus(input, cached), output) : value(usage.getTotalTokens());
         // Reasoning beyond the output it is part of (a producer that kept Gemini's thoughts apart from its output count)
         // is held to that output: no token is counted twice, and the reasoning sum stays a part of the output sum.
         long reasoning = Math.min(value(usage.getReasoningTokens()), output);

@@ -14,6 +14,11 @@ public record WindowKey(WindowSize size, long start, Dimensions dimensions) {
     private static final int START_DIGITS = 13;
     private static final int PARTS = 2 + Dimension.values().length;
 
+    /** The prefix of the store keys of one size's windows, for a scan of them. */
+    public static String prefix(WindowSize size) {
+        return size.label() + SEPARATOR;
+    }
+
     public String encode() {
         String digits = Long.toString(start);
         StringBuilder text = new StringBuilder(64).append(size.label()).append(SEPARATOR);

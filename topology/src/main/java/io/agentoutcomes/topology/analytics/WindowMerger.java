@@ -124,7 +124,7 @@ public final class WindowMerger implements Processor<String, AgentMetrics, Strin
         List<KeyValue<String, AgentMetrics>> toClose = new ArrayList<>();
         List<String> expired = new ArrayList<>();
         for (WindowSize size : List.of(WindowSize.ONE_MINUTE, WindowSize.ONE_HOUR)) {
-            try (KeyValueIterator<String, AgentMetrics> range = windows.prefixScan(size.keyPrefix(), new StringSerializer())) {
+            try (KeyValueIterator<String, AgentMetrics> range = windows.prefixScan(WindowKey.prefix(size), new StringSerializer())) {
                 range.forEachRemaining(entry -> {
                     WindowKey key = WindowKey.decode(entry.key);
                     if (key.end().plus(size.retention()).toEpochMilli() <= now) {

@@ -33,11 +33,6 @@ public enum WindowSize {
         return retention;
     }
 
-    /** The prefix of the store keys of this size's windows ({@link WindowKey}). */
-    public String keyPrefix() {
-        return label + WindowKey.SEPARATOR;
-    }
-
     public static WindowSize of(String label) {
         for (WindowSize size : values()) {
             if (size.label.equals(label)) {

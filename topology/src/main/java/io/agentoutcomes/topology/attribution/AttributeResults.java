@@ -9,9 +9,9 @@ import org.apache.kafka.common.header.Headers;
 /**
  * Sets a result's attribution, in one place for every input: what the value says (a producer's Avro, or the fields
  * ingestion read from JSON) wins, and the headers of the {@link AttributionField}s ({@code tenant-id}, {@code team},
- * {@code user-id}, {@code tags}) fill what it does not; then everything is held to {@link AttributionBounds}. A result
- * with neither goes on as it came, so the common case costs one pass over the headers and allocates nothing of its
- * own. A plain function: the intake node of agent results calls it ({@code AcceptInput}, with pricing after it), so
+ * {@code user-id}, {@code tags}) fill what it does not; then everything is held to {@link AttributionBounds}
+ * ({@link AttributionField#merged}). A result with neither goes on as it came, so the common case costs one pass over
+ * the headers and allocates nothing of its own. A plain function: the intake node of agent results calls it ({@code AcceptInput}, with pricing after it), so
  * attribution costs no node of its own.
  */
 public final class AttributeResults {
@@ -27,7 +27,7 @@ public final class AttributeResults {
         if (fromHeaders == null && result.getAttribution() == null) {
             return result;
         }
-        Attribution attribution = AttributionBounds.merged(result.getAttribution(), fromHeaders);
+        Attribution attribution = AttributionField.merged(result.getAttribution(), fromHeaders);
         if (attribution == null ? result.getAttribution() == null : attribution.equals(result.getAttribution())) {
             return result;
         }

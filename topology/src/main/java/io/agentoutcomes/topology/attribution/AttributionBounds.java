@@ -1,47 +1,21 @@
 package io.agentoutcomes.topology.attribution;
 
-import io.agentoutcomes.avro.Attribution;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The bounds of a result's attribution, which cut rather than reject (a result is never refused for who it is
+ * The bounds of one attribution value, which cut rather than reject (a result is never refused for who it is
  * attributed to): each value trimmed, control characters dropped, {@code |} written {@code /} (it separates the parts
  * of the analytics window keys), cut to {@value #MAX_LENGTH} characters; blank is none; at most {@value #MAX_TAGS}
- * distinct tags, in the order given.
+ * distinct tags, in the order given. A whole attribution is held to them field by field, by the table of its fields.
  */
 public final class AttributionBounds {
     public static final int MAX_LENGTH = 128;
     public static final int MAX_TAGS = 16;
 
     private AttributionBounds() {
-    }
-
-    /** The attribution within bounds; null when nothing is left of it. */
-    public static Attribution bounded(Attribution attribution) {
-        if (attribution == null) {
-            return null;
-        }
-        Attribution bounded = new Attribution();
-        for (AttributionField field : AttributionField.ALL) {
-            field.setBounded(bounded, attribution);
-        }
-        return isEmpty(bounded) ? null : bounded;
-    }
-
-    /** Whether the attribution says nothing. */
-    public static boolean isEmpty(Attribution attribution) {
-        if (attribution == null) {
-            return true;
-        }
-        for (AttributionField field : AttributionField.ALL) {
-            if (field.stated(attribution)) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** One value within bounds; null for none or blank. */
@@ -87,19 +61,5 @@ public final class AttributionBounds {
     /** Comma-separated tags (the {@code tags} header), within bounds. */
     public static List<String> tags(String commaSeparated) {
         return commaSeparated == null ? new ArrayList<>() : tags(List.of(commaSeparated.split(",")));
-    }
-
-    /** What {@code given} says, with what it does not say taken from {@code fill}; bounded. */
-    public static Attribution merged(Attribution given, Attribution fill) {
-        Attribution first = bounded(given);
-        Attribution second = bounded(fill);
-        if (first == null || second == null) {
-            return first == null ? second : first;
-        }
-        Attribution merged = new Attribution();
-        for (AttributionField field : AttributionField.ALL) {
-            field.setEither(merged, first, second);
-        }
-        return merged;
     }
 }

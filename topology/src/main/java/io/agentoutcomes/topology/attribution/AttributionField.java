@@ -8,7 +8,8 @@ import java.util.List;
  * The fields of a result's {@link Attribution}, declared once: each field's name in the schema (its Avro getter and
  * setter are the record's own {@code get(int)} and {@code put(int, Object)} at its position: one call site, no lambda
  * per field), its header, the JSON names ingestion reads it by (the first found wins), and its bound
- * ({@link AttributionBounds}: a value, or the tags). Bounds, merging, the headers and JSON all iterate this table.
+ * ({@link AttributionBounds}: a value, or the tags). Bounding and merging a whole attribution are here, field by field;
+ * the headers and JSON iterate this table too.
  * Adding a field: a constant here, its field in the {@code Attribution} schema and its header in {@link HeaderNames};
  * an analytics dimension of it is one more constant of {@code Dimension}.
  */
@@ -128,6 +129,45 @@ public enum AttributionField {
             }
         }
         return null;
+    }
+
+    /** The attribution within bounds; null when nothing is left of it. */
+    public static Attribution bounded(Attribution attribution) {
+        if (attribution == null) {
+            return null;
+        }
+        Attribution bounded = new Attribution();
+        for (AttributionField field : FIELDS) {
+            field.setBounded(bounded, attribution);
+        }
+        return isEmpty(bounded) ? null : bounded;
+    }
+
+    /** Whether the attribution says nothing. */
+    public static boolean isEmpty(Attribution attribution) {
+        if (attribution == null) {
+            return true;
+        }
+        for (AttributionField field : FIELDS) {
+            if (field.stated(attribution)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** What {@code given} says, with what it does not say taken from {@code fill}; bounded. */
+    public static Attribution merged(Attribution given, Attribution fill) {
+        Attribution first = bounded(given);
+        Attribution second = bounded(fill);
+        if (first == null || second == null) {
+            return first == null ? second : first;
+        }
+        Attribution merged = new Attribution();
+        for (AttributionField field : FIELDS) {
+            field.setEither(merged, first, second);
+        }
+        return merged;
     }
 
     private static long headerLengths() {

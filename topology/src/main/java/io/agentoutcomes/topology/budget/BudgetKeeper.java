@@ -9,6 +9,7 @@ import io.agentoutcomes.avro.BudgetPeriodSpend;
 import io.agentoutcomes.avro.BudgetState;
 import io.agentoutcomes.avro.BudgetStatus;
 import io.agentoutcomes.avro.Money;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import java.math.BigDecimal;
@@ -64,7 +65,8 @@ final class BudgetKeeper implements Processor<String, BudgetCharge, String, Obje
         this.alertCounts = context.getStateStore(ALERT_COUNTS_STORE);
         late = context.metrics().addRateTotalSensor("agent-outcomes-budgets", SPEND_STORE, "late-charges",
                 Sensor.RecordingLevel.INFO);
-        Punctuators.BUDGET_KEEPER.schedule(context, SWEEP_INTERVAL, now -> sweep(context.currentStreamTimeMs()));
+        PunctuationWatch.schedule(Punctuators.BUDGET_KEEPER, context, SWEEP_INTERVAL,
+                now -> sweep(context.currentStreamTimeMs()));
     }
 
     @Override

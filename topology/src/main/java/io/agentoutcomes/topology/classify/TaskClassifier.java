@@ -5,6 +5,7 @@ import io.agentoutcomes.avro.ErrorHandling;
 import io.agentoutcomes.avro.HeaderNames;
 import io.agentoutcomes.avro.TaskAttempts;
 import io.agentoutcomes.topology.classify.TaskStates.TaskState;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import io.agentoutcomes.topology.state.WriteBehindStore;
@@ -95,7 +96,7 @@ public final class TaskClassifier<V> implements Processor<String, V, String, Cla
         ignored = sensor("ignored-failures");
         expired = sensor("expired-tasks");
         redriven = sensor("redriven-tasks");
-        Punctuators.TASK_CLASSIFIER.schedule(context, retention.sweepInterval(), this::sweep);
+        PunctuationWatch.schedule(Punctuators.TASK_CLASSIFIER, context, retention.sweepInterval(), this::sweep);
     }
 
     private Sensor sensor(String name) {

@@ -30,7 +30,7 @@ final class JsonAttribution {
                 field.setText(read, text(root, inner, field.jsonNames()));
             }
         }
-        return AttributionBounds.bounded(read);
+        return AttributionField.bounded(read);
     }
 
     private static String text(JsonNode root, JsonNode metadata, List<String> names) {

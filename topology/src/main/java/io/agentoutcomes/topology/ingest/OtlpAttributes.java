@@ -11,14 +11,11 @@ import java.util.Locale;
 
 /**
  * The attributes of one span the OTLP dialect reads ({@link OtlpAttribute}), taken in one pass over its resource's
- * attributes and one over its own (its own winning), each bounded: at most {@value #MAX_ATTRIBUTES} attributes on a
- * span or a resource, and a value read at most {@link InputLimits#MAX_ID_CHARS} characters. Attributes the dialect
- * does not read (prompts, completions) are not looked at: they reach no output.
+ * attributes and one over its own (its own winning), each bounded: at most {@value OtlpLimits#MAX_ATTRIBUTES}
+ * attributes on a span or a resource, and a value read at most {@link InputLimits#MAX_ID_CHARS} characters. Attributes
+ * the dialect does not read (prompts, completions) are not looked at: they reach no output.
  */
 final class OtlpAttributes {
-    /** The OpenTelemetry SDKs' own default attribute count limit per span. */
-    static final int MAX_ATTRIBUTES = 128;
-
     private final AnyValue[] values = new AnyValue[OtlpAttribute.values().length];
     private final int[] ranks = new int[values.length];
     private final boolean[] own = new boolean[values.length];
@@ -39,9 +36,9 @@ final class OtlpAttributes {
     }
 
     private static void bounded(List<KeyValue> attributes, String whose, OtlpSpan entry) {
-        if (attributes.size() > MAX_ATTRIBUTES) {
+        if (attributes.size() > OtlpLimits.MAX_ATTRIBUTES) {
             throw new InvalidInputException(TOO_LARGE, whose + entry.at() + " has " + attributes.size()
-                    + " attributes: more than " + MAX_ATTRIBUTES);
+                    + " attributes: more than " + OtlpLimits.MAX_ATTRIBUTES);
         }
     }
 

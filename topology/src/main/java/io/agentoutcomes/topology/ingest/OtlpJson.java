@@ -40,7 +40,7 @@ final class OtlpJson {
                 count += array(scope, "spans", "spans").size();
             }
         }
-        OtlpRequests.bound(count);
+        OtlpLimits.boundSpans(count);
         List<OtlpSpan> spans = new ArrayList<>(count);
         for (int r = 0; r < resources.size(); r++) {
             JsonNode resource = resources.get(r);
@@ -60,7 +60,7 @@ final class OtlpJson {
                         .setVersion(scopeJson.path("scope").path("version").asText("")).build();
                 JsonNode spansJson = array(scopeJson, "spans", "spans");
                 for (int i = 0; i < spansJson.size(); i++) {
-                    String at = OtlpRequests.at(r, s, i);
+                    String at = OtlpSpan.at(r, s, i);
                     OtlpSpan.Json json = new OtlpSpan.Json(resource.path("resource"), scopeJson.path("scope"), spansJson.get(i));
                     InvalidInputException invalid = resourceInvalid;
                     Span span = Span.getDefaultInstance();
@@ -153,9 +153,9 @@ final class OtlpJson {
         if (!list.isArray()) {
             throw new InvalidInputException(WRONG_TYPE, at + " is " + type(list) + ": expected an array");
         }
-        if (list.size() > OtlpAttributes.MAX_ATTRIBUTES) {
+        if (list.size() > OtlpLimits.MAX_ATTRIBUTES) {
             throw new InvalidInputException(RejectionReason.TOO_LARGE, at + " has " + list.size()
-                    + " attributes: more than " + OtlpAttributes.MAX_ATTRIBUTES);
+                    + " attributes: more than " + OtlpLimits.MAX_ATTRIBUTES);
         }
         List<KeyValue> keyValues = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {

@@ -1,6 +1,5 @@
 package io.agentoutcomes.topology.ingest;
 
-import static io.agentoutcomes.topology.ingest.RejectionReason.TOO_LARGE;
 import static io.agentoutcomes.topology.ingest.RejectionReason.UNPARSEABLE_PROTOBUF;
 
 import com.google.protobuf.InvalidProtocolBufferException;
@@ -14,15 +13,10 @@ import java.util.List;
  * An {@code ExportTraceServiceRequest} as the OpenTelemetry Collector's Kafka exporter writes it, in either of its
  * encodings, told apart by the first byte that is not white space: <code>{</code> is {@code otlp_json} (read with the
  * bounded parser of every JSON input, {@link OtlpJson}); anything else is {@code otlp_proto} (a request's first field,
- * {@code resource_spans}, starts with byte 0x0A; the empty request is no bytes). At most {@value #MAX_SPANS} spans.
+ * {@code resource_spans}, starts with byte 0x0A; the empty request is no bytes). At most
+ * {@value OtlpLimits#MAX_SPANS} spans.
  */
 final class OtlpRequests {
-    /**
-     * The most spans one request may carry: above the Collector's batch processor's default batch of 8192 spans; a
-     * Collector sending more is told to set {@code send_batch_max_size} (docs/ingestion.md).
-     */
-    static final int MAX_SPANS = 10_000;
-
     private OtlpRequests() {
     }
 
@@ -48,7 +42,7 @@ final class OtlpRequests {
                 count += scope.getSpansCount();
             }
         }
-        bound(count);
+        OtlpLimits.boundSpans(count);
         List<OtlpSpan> spans = new ArrayList<>(count);
         for (int r = 0; r < request.getResourceSpansCount(); r++) {
             ResourceSpans resource = request.getResourceSpans(r);
@@ -61,18 +55,6 @@ final class OtlpRequests {
             }
         }
         return spans;
-    }
-
-    /** Refuses a request of more than {@value #MAX_SPANS} spans. */
-    static void bound(int spans) {
-        if (spans > MAX_SPANS) {
-            throw new InvalidInputException(TOO_LARGE, "a request of " + spans + " spans: more than " + MAX_SPANS
-                    + " (the Collector's batch processor bounds its batches with send_batch_max_size)");
-        }
-    }
-
-    static String at(int resource, int scope, int span) {
-        return "resourceSpans[" + resource + "].scopeSpans[" + scope + "].spans[" + span + "]";
     }
 
     /** Whether a request is {@code otlp_json}: its first byte that is not white space is <code>{</code>. */

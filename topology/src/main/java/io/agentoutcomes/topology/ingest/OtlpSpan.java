@@ -20,7 +20,12 @@ record OtlpSpan(List<KeyValue> resource, InstrumentationScope scope, Span span, 
 
     /** Where the span is in its request, for messages: built only when one is written. */
     String at() {
-        return OtlpRequests.at(resourceIndex, scopeIndex, spanIndex);
+        return at(resourceIndex, scopeIndex, spanIndex);
+    }
+
+    /** Where the span at these indices is in its request: {@code resourceSpans[0].scopeSpans[1].spans[2]}. */
+    static String at(int resource, int scope, int span) {
+        return "resourceSpans[" + resource + "].scopeSpans[" + scope + "].spans[" + span + "]";
     }
 
     /** The JSON a span of an {@code otlp_json} request came from. */

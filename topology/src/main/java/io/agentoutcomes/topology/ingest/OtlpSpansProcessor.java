@@ -28,7 +28,7 @@ public final class OtlpSpansProcessor implements Processor<byte[], byte[], Objec
     static final String SPAN_HEADER = "rejected.otlp.span";
     /**
      * The most header bytes an OTLP request may carry: they are copied onto every result of the request (up to
-     * {@value OtlpRequests#MAX_SPANS}), so the bound of other inputs (64 KiB) would let one record write 640 MB.
+     * {@value OtlpLimits#MAX_SPANS}), so the bound of other inputs (64 KiB) would let one record write 640 MB.
      */
     static final int MAX_HEADER_BYTES = 4 * 1024;
 

@@ -32,20 +32,21 @@ final class AcceptInput<V> implements FixedKeyProcessor<String, V, V> {
 
     /** A record accepted goes on to every child, as it is. */
     AcceptInput(InputLimits limits, String topic) {
-        this(limits, topic, null, IntakeStep.none(), null);
+        this(limits, topic, null, IntakeStep.none(), null, null);
     }
 
     /**
-     * A record accepted goes on to {@code <name>-keyed} through {@code step} when {@code keyOf} its value is its key
-     * (or it has no value), to {@code <name>-rekey} otherwise.
+     * A record accepted goes on to the child {@code keyedChild} through {@code step} when {@code keyOf} its value is
+     * its key (or it has no value), to the child {@code rekeyChild} otherwise.
      */
-    AcceptInput(InputLimits limits, String topic, Function<V, String> keyOf, IntakeStep<V> step, String name) {
+    AcceptInput(InputLimits limits, String topic, Function<V, String> keyOf, IntakeStep<V> step, String keyedChild,
+                String rekeyChild) {
         this.eventTime = new EventTimeBound(limits.maxClockSkew());
         this.topic = topic;
         this.keyOf = keyOf;
         this.step = step;
-        this.keyedChild = name == null ? null : Intake.keyedName(name);
-        this.rekeyChild = name == null ? null : Intake.rekeyName(name);
+        this.keyedChild = keyedChild;
+        this.rekeyChild = rekeyChild;
     }
 
     @Override

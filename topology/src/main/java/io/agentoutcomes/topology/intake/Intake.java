@@ -73,25 +73,20 @@ public record Intake(
     private static <V> KStream<String, V> keyed(StreamsBuilder builder, Topics.Topic<String, V> topic, InputLimits limits,
                                                 Consumer<V> bounds, Function<V, String> keyOf,
                                                 Supplier<IntakeStep<V>> step, String name, String acceptName) {
+        // the merge with those re-keyed, which records keyed as they should be reach from the accepting node
+        String keyedName = name + "-keyed";
+        // the node that re-keys the others on their way to the repartition topic
+        String rekeyName = name + "-rekey";
         KStream<String, V> accepted = source(builder, topic, limits, bounds).processValues(
-                () -> new AcceptInput<>(limits, topic.name(), keyOf, step == null ? IntakeStep.none() : step.get(), name),
+                () -> new AcceptInput<>(limits, topic.name(), keyOf, step == null ? IntakeStep.none() : step.get(),
+                        keyedName, rekeyName),
                 Named.as(acceptName));
         KStream<String, V> rekeyed = accepted
-                .selectKey((key, value) -> keyOf.apply(value), Named.as(rekeyName(name)))
+                .selectKey((key, value) -> keyOf.apply(value), Named.as(rekeyName))
                 .repartition(Repartitioned.with(Serdes.String(), topic.valueSerde()).withName(name + "-by-key"));
         if (step != null) {
             rekeyed = rekeyed.processValues(() -> new RekeyedStep<>(step.get()), Named.as(name + "-rekeyed-step"));
         }
-        return accepted.merge(rekeyed, Named.as(keyedName(name)));
-    }
-
-    /** The node records keyed as they should be reach from the accepting node (the merge with those re-keyed). */
-    static String keyedName(String name) {
-        return name + "-keyed";
-    }
-
-    /** The node that re-keys the others on their way to the repartition topic. */
-    static String rekeyName(String name) {
-        return name + "-rekey";
+        return accepted.merge(rekeyed, Named.as(keyedName));
     }
 }

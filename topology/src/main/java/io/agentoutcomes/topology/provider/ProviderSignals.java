@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.ErrorCode;
 import io.agentoutcomes.avro.ProviderSignal;
 import io.agentoutcomes.avro.RateLimitWindow;
 import io.agentoutcomes.avro.ResultType;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -45,7 +46,7 @@ final class ProviderSignals implements Processor<String, ClassifiedOutcome, Stri
     public void init(ProcessorContext<String, ProviderSignal> context) {
         this.context = context;
         this.from = context.currentSystemTimeMs();
-        Punctuators.PROVIDER_SIGNALS.schedule(context, settings.signalInterval(), this::send);
+        PunctuationWatch.schedule(Punctuators.PROVIDER_SIGNALS, context, settings.signalInterval(), this::send);
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.CircuitState;
 import io.agentoutcomes.avro.ClassifiedOutcome;
 import io.agentoutcomes.avro.RetryAction;
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import java.util.Map;
 import org.apache.kafka.common.utils.Bytes;
@@ -36,7 +37,7 @@ final class RetryGate extends GateProcessor<RetryRequest> {
     @Override
     public void init(ProcessorContext<String, Object> context) {
         super.init(context);
-        Punctuators.PROVIDER_GATE.schedule(context, settings.checkInterval(), this::check);
+        PunctuationWatch.schedule(Punctuators.PROVIDER_GATE, context, settings.checkInterval(), this::check);
     }
 
     @Override

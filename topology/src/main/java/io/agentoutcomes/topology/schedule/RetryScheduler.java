@@ -1,6 +1,7 @@
 package io.agentoutcomes.topology.schedule;
 
 import io.agentoutcomes.avro.RetryRequest;
+import io.agentoutcomes.topology.punctuation.PunctuationWatch;
 import io.agentoutcomes.topology.punctuation.Punctuators;
 import io.agentoutcomes.topology.state.StoreOwningSupplier;
 import org.apache.kafka.common.serialization.Serdes;
@@ -44,7 +45,7 @@ public final class RetryScheduler implements Processor<String, RetryRequest, Str
     public void init(ProcessorContext<String, RetryRequest> context) {
         this.context = context;
         this.pending = context.getStateStore(PENDING_STORE);
-        Punctuators.RETRY_SCHEDULER.schedule(context, settings.checkInterval(), this::forwardDue);
+        PunctuationWatch.schedule(Punctuators.RETRY_SCHEDULER, context, settings.checkInterval(), this::forwardDue);
     }
 
     @Override

@@ -65,7 +65,7 @@ class MetricsAggregatorTest {
         ClassifiedOutcome tiny = success(execution);
         AgentMetrics total = MetricsAggregator.empty(KEY);
         for (int i = 0; i < 1_000_000; i++) {
-            total = MetricsAggregator.add(total, tiny);
+            total = LivePartial.addTo(total, tiny);
         }
 
         assertThat(total.getCostTotal()).isEqualTo(new BigDecimal("0.100000000000"));
@@ -78,9 +78,9 @@ class MetricsAggregatorTest {
         Usage anthropic = Usage.newBuilder().setInputTokens(70L).setCacheReadTokens(30L).setCacheWriteTokens(10L)
                 .setOutputTokens(50L).build();
 
-        AgentMetrics fromOpenAi = MetricsAggregator.add(MetricsAggregator.empty(KEY),
+        AgentMetrics fromOpenAi = LivePartial.addTo(MetricsAggregator.empty(KEY),
                 success(ExecutionMetadata.newBuilder().setProvider("openai").setUsage(openAi).build()));
-        AgentMetrics fromAnthropic = MetricsAggregator.add(MetricsAggregator.empty(KEY),
+        AgentMetrics fromAnthropic = LivePartial.addTo(MetricsAggregator.empty(KEY),
                 success(ExecutionMetadata.newBuilder().setProvider("anthropic").setUsage(anthropic).build()));
 
         assertThat(List.of(fromOpenAi.getInputTokens(), fromOpenAi.getCacheReadTokens(), fromOpenAi.getOutputTokens(),
@@ -97,7 +97,7 @@ class MetricsAggregatorTest {
 
         AgentMetrics total = MetricsAggregator.empty(KEY);
         for (Usage usage : List.of(openAi, gemini, anthropic)) {
-            total = MetricsAggregator.add(total, success(ExecutionMetadata.newBuilder().setUsage(usage).build()));
+            total = LivePartial.addTo(total, success(ExecutionMetadata.newBuilder().setUsage(usage).build()));
         }
 
         assertThat(List.of(total.getOutputTokens(), total.getReasoningTokens(), total.getTotalTokens()))
@@ -107,9 +107,9 @@ class MetricsAggregatorTest {
 
     @Test
     void mergedAggregatesAddTheirReasoningTokens() {
-        AgentMetrics a = MetricsAggregator.add(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
+        AgentMetrics a = LivePartial.addTo(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
                 .setUsage(Usage.newBuilder().setOutputTokens(50L).setReasoningTokens(30L).build()).build()));
-        AgentMetrics b = MetricsAggregator.add(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
+        AgentMetrics b = LivePartial.addTo(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
                 .setUsage(Usage.newBuilder().setOutputTokens(9L).setReasoningTokens(4L).build()).build()));
 
         assertThat(MetricsAggregator.merge(a, b).getReasoningTokens()).isEqualTo(34L);
@@ -141,7 +141,7 @@ class MetricsAggregatorTest {
                 .setMessage("API request failed: 500").build()).setPartialFindings(List.of(Finding.newBuilder()
                 .setSeverity(Severity.ERROR).setFile("a.ts").setMessage("XSS").build())).build();
 
-        AgentMetrics metrics = MetricsAggregator.add(MetricsAggregator.empty(KEY), outcome(ResultType.PERMANENT_FAILURE,
+        AgentMetrics metrics = LivePartial.addTo(MetricsAggregator.empty(KEY), outcome(ResultType.PERMANENT_FAILURE,
                 decision(ErrorHandling.STOP, StopReason.ERROR), 0, null, withPartials));
 
         assertThat(metrics.getCompletions()).isEqualTo(Map.of("PERMANENT_FAILURE", 1L));
@@ -157,7 +157,7 @@ class MetricsAggregatorTest {
         ClassifiedOutcome ignored = Classification.classify(toolError, TaskAttempts.newBuilder().build(), ignoring,
                 Instant.EPOCH, new Random(1));
 
-        AgentMetrics metrics = MetricsAggregator.add(MetricsAggregator.empty(KEY), ignored);
+        AgentMetrics metrics = LivePartial.addTo(MetricsAggregator.empty(KEY), ignored);
 
         assertThat(metrics.getCompletions()).isEqualTo(Map.of("IGNORED_FAILURE", 1L));
         assertThat(metrics.getIgnoredFailures()).isEqualTo(1);
@@ -172,13 +172,13 @@ class MetricsAggregatorTest {
             ClassifiedOutcome failed = outcome(ResultType.RETRYABLE_FAILURE, decision(ErrorHandling.RETRY, null), null, null,
                     failure());
             failed.setErrorCode(code);
-            metrics = MetricsAggregator.add(metrics, failed);
+            metrics = LivePartial.addTo(metrics, failed);
         }
         ClassifiedOutcome permanent = outcome(ResultType.PERMANENT_FAILURE, decision(ErrorHandling.STOP, StopReason.ERROR),
                 0, null, failure());
         permanent.setErrorCode("auth-failed");
-        metrics = MetricsAggregator.add(metrics, permanent);
-        metrics = MetricsAggregator.add(metrics, success(null));
+        metrics = LivePartial.addTo(metrics, permanent);
+        metrics = LivePartial.addTo(metrics, success(null));
 
         assertThat(metrics.getFailuresByErrorCode()).isEqualTo(Map.of("llm-timeout", 2L, "llm-rate-limit", 1L,
                 "auth-failed", 1L));
@@ -197,9 +197,9 @@ class MetricsAggregatorTest {
     void seed000TheAnalyticsCarryAConfidenceDistributionPerAgent() {
         AgentMetrics metrics = MetricsAggregator.empty(KEY);
         for (Double confidence : new Double[] {0.65, 0.98, 0.6, 1.0, 0.0, null}) {
-            metrics = MetricsAggregator.add(metrics, withConfidence(ResultType.SUCCESS, confidence));
+            metrics = LivePartial.addTo(metrics, withConfidence(ResultType.SUCCESS, confidence));
         }
-        metrics = MetricsAggregator.add(metrics, withConfidence(ResultType.IN_PROGRESS, 0.5));
+        metrics = LivePartial.addTo(metrics, withConfidence(ResultType.IN_PROGRESS, 0.5));
 
         assertThat(metrics.getConfidenceBuckets()).isEqualTo(Map.of("0.6-0.7", 2L, "0.9-1.0", 2L, "0.0-0.1", 1L));
         AgentMetrics merged = MetricsAggregator.merge(metrics, metrics);
@@ -209,11 +209,11 @@ class MetricsAggregatorTest {
     @Test
     void retriesAreCountedOncePerAttemptAndTheRetryCountOnTheFinalOutcome() {
         AgentMetrics metrics = MetricsAggregator.empty(KEY);
-        metrics = MetricsAggregator.add(metrics, outcome(ResultType.RETRYABLE_FAILURE,
+        metrics = LivePartial.addTo(metrics, outcome(ResultType.RETRYABLE_FAILURE,
                 decision(ErrorHandling.RETRY, null), null, null, failure()));
-        metrics = MetricsAggregator.add(metrics, outcome(ResultType.RETRYABLE_FAILURE,
+        metrics = LivePartial.addTo(metrics, outcome(ResultType.RETRYABLE_FAILURE,
                 decision(ErrorHandling.RETRY, null), null, null, failure()));
-        metrics = MetricsAggregator.add(metrics, outcome(ResultType.RETRYABLE_FAILURE,
+        metrics = LivePartial.addTo(metrics, outcome(ResultType.RETRYABLE_FAILURE,
                 decision(ErrorHandling.STOP, StopReason.RETRY_LIMIT), 2, null, failure()));
 
         assertThat(metrics.getAttempts()).isEqualTo(3);
@@ -230,9 +230,9 @@ class MetricsAggregatorTest {
         for (long ms = 1; ms <= 10_000; ms++) {
             ClassifiedOutcome timed = success(ExecutionMetadata.newBuilder().setDurationMs(ms).build());
             if (ms % 2 == 0) {
-                firstHalf = MetricsAggregator.add(firstHalf, timed);
+                firstHalf = LivePartial.addTo(firstHalf, timed);
             } else {
-                secondHalf = MetricsAggregator.add(secondHalf, timed);
+                secondHalf = LivePartial.addTo(secondHalf, timed);
             }
         }
 
@@ -248,11 +248,11 @@ class MetricsAggregatorTest {
 
     @Test
     void mergingInEitherOrderGivesTheSameFigures() {
-        AgentMetrics a = MetricsAggregator.add(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
+        AgentMetrics a = LivePartial.addTo(MetricsAggregator.empty(KEY), success(ExecutionMetadata.newBuilder()
                 .setDurationMs(120L).setUsage(Usage.newBuilder().setOutputTokens(5L).build()).setCost(Cost.newBuilder()
                         .setTotal(Money.toBytes(new BigDecimal("0.010000000000"))).setInput(Money.toBytes(new BigDecimal("0.004000000000")))
                         .setSource(CostSource.REPORTED).build()).build()));
-        AgentMetrics b = MetricsAggregator.add(MetricsAggregator.empty(KEY), outcome(ResultType.RETRYABLE_FAILURE,
+        AgentMetrics b = LivePartial.addTo(MetricsAggregator.empty(KEY), outcome(ResultType.RETRYABLE_FAILURE,
                 decision(ErrorHandling.RETRY, null), null, ExecutionMetadata.newBuilder().setDurationMs(900L).build(),
                 failure()));
 
@@ -275,7 +275,7 @@ class MetricsAggregatorTest {
         ContinuationEvaluated go = ContinuationEvaluated.newBuilder(stop).setShouldContinue(true)
                 .setStopReason(StopReason.COMPLETED).build();
 
-        AgentMetrics metrics = MetricsAggregator.addContinuation(MetricsAggregator.addContinuation(
+        AgentMetrics metrics = LivePartial.addContinuationTo(LivePartial.addContinuationTo(
                 MetricsAggregator.empty(KEY), stop), go);
 
         assertThat(metrics.getContinuationStops()).isEqualTo(Map.of("STEPS_LIMIT", 1L));

@@ -33,16 +33,6 @@ class AttributionBoundsTest {
     }
 
     @Test
-    void whatTheResultSaysWinsAndTheHeadersFillTheRest() {
-        Attribution given = new Attribution("acme", null, " ", List.of());
-        Attribution headers = new Attribution("globex", "search", "u-1", List.of("batch"));
-        assertThat(AttributionBounds.merged(given, headers))
-                .isEqualTo(new Attribution("acme", "search", "u-1", List.of("batch")));
-        assertThat(AttributionBounds.merged(null, null)).isNull();
-        assertThat(AttributionBounds.merged(new Attribution(" ", null, null, List.of(" ")), null)).isNull();
-    }
-
-    @Test
     void theHeadersStateAnAttributionOnlyWhenOneOfThemIsThere() {
         assertThat(AttributeResults.fromHeaders(new RecordHeaders())).isNull();
         assertThat(AttributeResults.fromHeaders(StageDriver.headers("tenant-id", "acme", "team", "search", "user-id", "u-1",

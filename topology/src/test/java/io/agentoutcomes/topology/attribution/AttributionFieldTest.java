@@ -8,7 +8,10 @@ import java.util.List;
 import org.apache.avro.Schema;
 import org.junit.jupiter.api.Test;
 
-/** The table of attribution fields: one constant per field of the schema, each found by its header. */
+/**
+ * The table of attribution fields: one constant per field of the schema, each found by its header; a whole attribution
+ * bounded and merged field by field.
+ */
 class AttributionFieldTest {
     @Test
     void everyFieldOfTheAttributionSchemaIsOneConstantInItsOrder() {
@@ -43,5 +46,15 @@ class AttributionFieldTest {
         AttributionField.TAGS.setText(attribution, " a|b, ,a|b,c ");
         AttributionField.TEAM.setText(attribution, "  search ");
         assertThat(attribution).isEqualTo(new Attribution(null, "  search ", null, List.of("a/b", "c")));
+    }
+
+    @Test
+    void whatTheResultSaysWinsAndTheHeadersFillTheRest() {
+        Attribution given = new Attribution("acme", null, " ", List.of());
+        Attribution headers = new Attribution("globex", "search", "u-1", List.of("batch"));
+        assertThat(AttributionField.merged(given, headers))
+                .isEqualTo(new Attribution("acme", "search", "u-1", List.of("batch")));
+        assertThat(AttributionField.merged(null, null)).isNull();
+        assertThat(AttributionField.merged(new Attribution(" ", null, null, List.of(" ")), null)).isNull();
     }
 }

@@ -39,7 +39,7 @@ class PunctuatorsTest {
     @Test
     void aPunctuationThatThrowsIsToldToTheWatchAndRethrown() {
         MockProcessorContext<Object, Object> context = context(watch);
-        Punctuators.RETRY_SCHEDULER.schedule(context, Duration.ofMillis(100), timestamp -> {
+        PunctuationWatch.schedule(Punctuators.RETRY_SCHEDULER, context, Duration.ofMillis(100), timestamp -> {
             throw new IllegalStateException("store closed at " + timestamp);
         });
         CapturedPunctuator scheduled = context.scheduledPunctuators().get(0);
@@ -55,7 +55,7 @@ class PunctuatorsTest {
     void aPunctuationThatEndsIsToldAsASuccess() {
         MockProcessorContext<Object, Object> context = context(watch);
         List<Long> ran = new ArrayList<>();
-        Punctuators.PROVIDER_GATE.schedule(context, Duration.ofSeconds(1), ran::add);
+        PunctuationWatch.schedule(Punctuators.PROVIDER_GATE, context, Duration.ofSeconds(1), ran::add);
 
         context.scheduledPunctuators().get(0).getPunctuator().punctuate(5L);
 
@@ -66,7 +66,7 @@ class PunctuatorsTest {
     @Test
     void withoutAWatchAPunctuationRunsAndFailsAsBefore() {
         MockProcessorContext<Object, Object> context = context(null);
-        Punctuators.ANALYTICS_PRE_AGGREGATOR.schedule(context, Duration.ofSeconds(1), timestamp -> {
+        PunctuationWatch.schedule(Punctuators.ANALYTICS_PRE_AGGREGATOR, context, Duration.ofSeconds(1), timestamp -> {
             throw new IllegalStateException("no");
         });
 

@@ -4,6 +4,7 @@ import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.Dimensions;
 import io.agentoutcomes.topology.analytics.MetricsAggregator;
+import io.agentoutcomes.topology.analytics.WindowKey;
 import io.agentoutcomes.topology.analytics.WindowMerger;
 import io.agentoutcomes.topology.analytics.WindowSize;
 import java.math.BigDecimal;
@@ -129,7 +130,7 @@ public final class AnalyticsQueries {
         try {
             for (int partition : fanOut.localPartitions(WindowMerger.WINDOWS_STORE)) {
                 ReadOnlyKeyValueStore<String, AgentMetrics> store = fanOut.partition(WindowMerger.WINDOWS_STORE, partition);
-                try (KeyValueIterator<String, AgentMetrics> range = store.prefixScan(size.keyPrefix(), new StringSerializer())) {
+                try (KeyValueIterator<String, AgentMetrics> range = store.prefixScan(WindowKey.prefix(size), new StringSerializer())) {
                     range.forEachRemaining(entry -> found.add(entry.value));
                 }
             }
