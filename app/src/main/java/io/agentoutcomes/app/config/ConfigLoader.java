@@ -1,6 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
+import io.agentoutcomes.app.http.StoreFile;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.Reader;
@@ -142,9 +143,9 @@ public final class ConfigLoader {
         return Optional.ofNullable(config.getPassword(name)).map(Password::value).filter(value -> !value.isEmpty());
     }
 
-    private static Optional<HttpSecurity.StoreFile> store(AgentOutcomesConfig config, String location, String password,
-                                                          String type) {
-        return Optional.ofNullable(config.getString(location)).map(file -> new HttpSecurity.StoreFile(Path.of(file),
+    private static Optional<StoreFile> store(AgentOutcomesConfig config, String location, String password,
+                                             String type) {
+        return Optional.ofNullable(config.getString(location)).map(file -> new StoreFile(Path.of(file),
                 secret(config, password), config.getString(type).trim().toUpperCase(Locale.ROOT)));
     }
 

@@ -20,7 +20,7 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 final class SentLedger {
     private final OutcomePublisher publisher;
     private final Map<String, AtomicLong> sentByTopic = new ConcurrentHashMap<>();
-    private final Map<TrafficGenerator.Kind, AtomicLong> sentByKind = new ConcurrentHashMap<>();
+    private final Map<TrafficKind, AtomicLong> sentByKind = new ConcurrentHashMap<>();
     private final List<Future<RecordMetadata>> inFlight = new ArrayList<>();
     private final AtomicLong failures = new AtomicLong();
     private final Map<String, Long> sentTokens = new TreeMap<>();
@@ -31,7 +31,7 @@ final class SentLedger {
     }
 
     /** Counts one first attempt of a kind. */
-    void countKind(TrafficGenerator.Kind kind) {
+    void countKind(TrafficKind kind) {
         sentByKind.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
     }
 

@@ -26,19 +26,6 @@ import java.util.Random;
 final class TrafficGenerator {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The kinds of first attempt, with their weights out of 100. */
-    enum Kind {
-        AVRO_SUCCESS(14), AVRO_TIMEOUT(8), AVRO_RATE_LIMIT(6), FLAT_SUCCESS(10), FLAT_RATE_LIMIT(6), FLAT_DAILY_LIMIT(3),
-        FLAT_SERVER_ERROR(4), VAT_SUCCESS(9), VAT_REFUSAL(3), VAT_INVALID_OUTPUT(3), VAT_IN_PROGRESS(3),
-        REVIEW_SUCCESS(5), REVIEW_FAILURE(3), REVIEW_SKIPPED(3), JOB(12), CONTINUATION(8);
-
-        final int weight;
-
-        Kind(int weight) {
-            this.weight = weight;
-        }
-    }
-
     private final OutcomePublisher publisher;
     private final SentLedger ledger;
     private final Random random;
@@ -61,8 +48,8 @@ final class TrafficGenerator {
     void next() {
         long n = next++;
         int pick = random.nextInt(100);
-        Kind kind = Kind.JOB;
-        for (Kind k : Kind.values()) {
+        TrafficKind kind = TrafficKind.JOB;
+        for (TrafficKind k : TrafficKind.values()) {
             if (pick < k.weight) {
                 kind = k;
                 break;

@@ -3,14 +3,8 @@ package io.agentoutcomes.app.http;
 import com.sun.net.httpserver.Headers;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -51,22 +45,6 @@ public record HttpSecurity(String host, boolean beyondLoopback, Optional<Boolean
                            Optional<StoreFile> truststore, boolean registryClientCertificates) {
     /** The realm of the {@code WWW-Authenticate} challenge. */
     public static final String REALM = "agent-outcomes";
-
-    /** A key or trust store file. */
-    public record StoreFile(Path location, Optional<String> password, String type) {
-        KeyStore load() throws IOException, GeneralSecurityException {
-            try (InputStream in = Files.newInputStream(location)) {
-                KeyStore store = KeyStore.getInstance(type);
-                store.load(in, password.map(String::toCharArray).orElse(null));
-                return store;
-            }
-        }
-
-        @Override
-        public String toString() {
-            return location + " (" + type + ")";
-        }
-    }
 
     public HttpSecurity {
         bearerToken = bearerToken.filter(token -> !token.isBlank());

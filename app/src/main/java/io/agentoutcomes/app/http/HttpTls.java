@@ -1,6 +1,5 @@
 package io.agentoutcomes.app.http;
 
-import io.agentoutcomes.app.http.HttpSecurity.StoreFile;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.Optional;

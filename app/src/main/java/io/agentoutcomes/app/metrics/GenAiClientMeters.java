@@ -35,8 +35,6 @@ import java.util.function.Supplier;
 public final class GenAiClientMeters {
     static final String TOKEN_USAGE = "gen_ai_client_token_usage";
     static final String OPERATION_DURATION = "gen_ai_client_operation_duration_seconds";
-    static final String TOKEN_USAGE_OTEL = "gen_ai.client.token.usage";
-    static final String OPERATION_DURATION_OTEL = "gen_ai.client.operation.duration";
 
     private volatile HistogramSnapshot tokenUsage = HistogramSnapshot.builder().name(TOKEN_USAGE).build();
     private volatile HistogramSnapshot durations = HistogramSnapshot.builder().name(OPERATION_DURATION).build();
@@ -60,10 +58,6 @@ public final class GenAiClientMeters {
         });
     }
 
-    /** One series of one of the histograms: its attributes (the conventions' names, dotted), buckets and sum. */
-    record Series(String otelName, Map<String, String> attributes, double[] bounds, long[] counts, double sum) {
-    }
-
     /** Where the series are pushed as well, over OTLP ({@code metrics.otlp.url}); null: nowhere. */
     private volatile OtlpPush push;
 
@@ -78,17 +72,17 @@ public final class GenAiClientMeters {
             Map<String, Long> into = byAttributes.computeIfAbsent(attributes(m), l -> new TreeMap<>());
             m.getGenAiHistograms().forEach((key, value) -> into.merge(key, value, Long::sum));
         }
-        List<Series> tokens = new ArrayList<>();
-        List<Series> durations = new ArrayList<>();
+        List<GenAiSeries> tokens = new ArrayList<>();
+        List<GenAiSeries> durations = new ArrayList<>();
         byAttributes.forEach((attributes, histograms) -> {
             for (String type : GenAiHistograms.TOKEN_TYPES) {
-                series(TOKEN_USAGE_OTEL, histograms, GenAiHistograms.TOKEN, GenAiHistograms.TOKEN_SUM, type,
+                series(GenAiSeries.TOKEN_USAGE_OTEL, histograms, GenAiHistograms.TOKEN, GenAiHistograms.TOKEN_SUM, type,
                         GenAiHistograms.TOKEN_BOUNDS, 1, with(attributes, GenAiConventions.TOKEN_TYPE, type))
                         .ifPresent(tokens::add);
             }
             histograms.keySet().stream().filter(key -> key.startsWith(GenAiHistograms.DURATION_MS + '|'))
                     .map(key -> key.substring(GenAiHistograms.DURATION_MS.length() + 1)).toList().forEach(errorType ->
-                            series(OPERATION_DURATION_OTEL, histograms, GenAiHistograms.DURATION, GenAiHistograms.DURATION_MS,
+                            series(GenAiSeries.OPERATION_DURATION_OTEL, histograms, GenAiHistograms.DURATION, GenAiHistograms.DURATION_MS,
                                     errorType, GenAiHistograms.DURATION_BOUNDS_MS, 1000, errorType.isEmpty() ? attributes
                                             : with(attributes, GenAiConventions.ERROR_TYPE, errorType))
                                     .ifPresent(durations::add));
@@ -101,14 +95,14 @@ public final class GenAiClientMeters {
                 durations);
         OtlpPush target = push;
         if (target != null) {
-            List<Series> all = new ArrayList<>(tokens);
+            List<GenAiSeries> all = new ArrayList<>(tokens);
             all.addAll(durations);
             target.set(all);
         }
     }
 
-    private static HistogramSnapshot snapshot(HistogramSnapshot.Builder builder, List<Series> series) {
-        for (Series one : series) {
+    private static HistogramSnapshot snapshot(HistogramSnapshot.Builder builder, List<GenAiSeries> series) {
+        for (GenAiSeries one : series) {
             double[] bounds = Arrays.copyOf(one.bounds(), one.bounds().length + 1);
             bounds[one.bounds().length] = Double.POSITIVE_INFINITY;
             Labels.Builder labels = Labels.builder();
@@ -120,7 +114,7 @@ public final class GenAiClientMeters {
     }
 
     /** One series from the kept buckets and sum, its bounds and sum divided by {@code unit}; empty when it counted none. */
-    private static Optional<Series> series(String name, Map<String, Long> histograms, String bucketKey, String sumKey,
+    private static Optional<GenAiSeries> series(String name, Map<String, Long> histograms, String bucketKey, String sumKey,
                                            String series, long[] bounds, double unit, Map<String, String> attributes) {
         double[] upperBounds = new double[bounds.length];
         long[] counts = new long[bounds.length + 1];
@@ -132,7 +126,7 @@ public final class GenAiClientMeters {
             counts[i] = histograms.getOrDefault(bucketKey + '|' + series + '|' + i, 0L);
             total += counts[i];
         }
-        return total == 0 ? Optional.empty() : Optional.of(new Series(name, attributes, upperBounds, counts,
+        return total == 0 ? Optional.empty() : Optional.of(new GenAiSeries(name, attributes, upperBounds, counts,
                 histograms.getOrDefault(sumKey + '|' + series, 0L) / unit));
     }
 

@@ -72,15 +72,15 @@ public final class OtlpPush implements AutoCloseable {
     }
 
     /** The series as they stand; a series no longer among them leaves the push. */
-    synchronized void set(List<GenAiClientMeters.Series> series) {
+    synchronized void set(List<GenAiSeries> series) {
         Map<Meter.Id, PreAggregatedHistogram> next = new HashMap<>();
-        for (GenAiClientMeters.Series one : series) {
+        for (GenAiSeries one : series) {
             Tags tags = Tags.empty();
             for (Map.Entry<String, String> attribute : one.attributes().entrySet()) {
                 tags = tags.and(attribute.getKey(), attribute.getValue());
             }
             PreAggregatedHistogram histogram = (PreAggregatedHistogram) DistributionSummary.builder(one.otelName())
-                    .tags(tags).baseUnit(one.otelName().equals(GenAiClientMeters.TOKEN_USAGE_OTEL) ? "{token}" : "s")
+                    .tags(tags).baseUnit(one.unit())
                     .register(registry);
             histogram.set(one.bounds(), one.counts(), one.sum());
             next.put(histogram.getId(), histogram);

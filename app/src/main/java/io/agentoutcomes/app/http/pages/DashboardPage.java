@@ -8,7 +8,6 @@ import io.agentoutcomes.avro.JobReplayState;
 import io.agentoutcomes.avro.ProviderState;
 import io.agentoutcomes.topology.budget.BudgetSettings;
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -32,8 +31,6 @@ public final class DashboardPage {
     static final String HOW_TO_SEND = "<p class=\"muted\">Send some: <code>java -jar app/target/agent-outcomes.jar "
             + "fleet</code> publishes a simulated fleet to this service; any producer can publish JSON to "
             + "<code>agent-results-json</code> (see the README, \"Publish a result\").</p>";
-    /** What a chart without data says, while other charts have some. */
-    static final String EMPTY = "<p class=\"muted empty\">No data yet.</p>";
     /** Agents a bar chart draws at most. */
     static final int MAX_BARS = 30;
 
@@ -61,26 +58,26 @@ public final class DashboardPage {
         List<Series> models = costByModel.stream().filter(series -> series.points().stream()
                 .anyMatch(m -> m.getCostTotal().signum() != 0 || m.getTotalTokens() != 0)).toList();
         html.append(card("Cost per model, USD per minute", "cost-chart",
-                lineChart(models, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
+                lineChart(models, m -> m.getCostTotal().doubleValue(), Figures::dollars)));
         html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(models, m -> m.getTotalTokens(),
-                v -> count(v) + " tok")));
+                v -> Figures.count(v) + " tok")));
         html.append(card("Total cost per model, the windows above", "model-totals", barChart(modelTotals(models),
-                AgentMetrics::getModel, m -> m.getCostTotal().doubleValue(), DashboardPage::dollars)));
+                AgentMetrics::getModel, m -> m.getCostTotal().doubleValue(), Figures::dollars)));
         // Part of the tokens above, drawn apart: thinking a model was billed for without it showing in the answer.
         html.append(card("Reasoning tokens per model, per minute", "reasoning-chart", lineChart(models,
-                m -> m.getReasoningTokens(), v -> count(v) + " tok")));
+                m -> m.getReasoningTokens(), v -> Figures.count(v) + " tok")));
         List<AgentMetrics> agents = new ArrayList<>();
         totalsByAgent.forEach(series -> agents.addAll(series.points()));
         html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents, AgentMetrics::getAgentId,
                 m -> m.getAttempts() == 0 ? 0 : (double) m.getRetries() / m.getAttempts(), v -> String.format(Locale.ROOT, "%.0f %%", v * 100))));
         html.append(card("Dead letters per agent", "dead-letter-chart", barChart(agents, AgentMetrics::getAgentId,
-                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), DashboardPage::count)));
+                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), Figures::count)));
         html.append(card("Slowest agents (p99 duration)", "slowest", table(agents,
                 Comparator.comparing((AgentMetrics m) -> m.getDurationP99Ms() == null ? -1 : m.getDurationP99Ms()).reversed(),
-                m -> m.getDurationP99Ms() == null ? "—" : count(m.getDurationP99Ms()) + " ms", "p99")));
+                m -> m.getDurationP99Ms() == null ? "—" : Figures.count(m.getDurationP99Ms()) + " ms", "p99")));
         html.append(card("Most expensive agents (total cost)", "most-expensive", table(agents,
                 Comparator.comparing(AgentMetrics::getCostTotal).reversed(),
-                m -> dollars(m.getCostTotal().doubleValue()), "cost")));
+                m -> Figures.dollars(m.getCostTotal().doubleValue()), "cost")));
         if (!totalsByTenant.isEmpty()) {
             html.append(card("Cost per tenant (total)", "tenant-cost", tenantTable(totalsByTenant)));
         }
@@ -104,22 +101,6 @@ public final class DashboardPage {
     /** One line per series over its windows ({@link LineChart}), at the wall clock's time. */
     static String lineChart(List<Series> series, ToDoubleFunction<AgentMetrics> value, DoubleFunction<String> unit) {
         return LineChart.render(series, value, unit, System.currentTimeMillis());
-    }
-
-    /** US dollars: cents from a dollar up, three significant digits below. */
-    static String dollars(double usd) {
-        if (usd == 0) {
-            return "$0";
-        }
-        if (usd >= 1) {
-            return String.format(Locale.ROOT, "$%,.2f", usd);
-        }
-        return "$" + new BigDecimal(usd).round(new MathContext(3)).stripTrailingZeros().toPlainString();
-    }
-
-    /** A count with thousands separators. */
-    static String count(double value) {
-        return String.format(Locale.ROOT, "%,.0f", value);
     }
 
     /** Each model's windows summed: its cost and tokens over the span the line charts show. */
@@ -148,7 +129,7 @@ public final class DashboardPage {
     static String barChart(List<AgentMetrics> all, Function<AgentMetrics, String> name, ToDoubleFunction<AgentMetrics> value,
                            DoubleFunction<String> label) {
         if (all.isEmpty()) {
-            return EMPTY;
+            return Html.EMPTY;
         }
         List<AgentMetrics> agents = all;
         String more = "";
@@ -156,7 +137,7 @@ public final class DashboardPage {
             Set<AgentMetrics> largest = Collections.newSetFromMap(new IdentityHashMap<>());
             all.stream().sorted(Comparator.comparingDouble(value).reversed()).limit(MAX_BARS).forEach(largest::add);
             agents = all.stream().filter(largest::contains).toList();
-            more = "<p class=\"muted\">" + count(all.size() - MAX_BARS) + " more agents, with smaller values, not drawn.</p>";
+            more = "<p class=\"muted\">" + Figures.count(all.size() - MAX_BARS) + " more agents, with smaller values, not drawn.</p>";
         }
         double max = agents.stream().mapToDouble(value).max().orElse(0);
         StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 ").append(agents.size() * 26 + 6)
@@ -190,8 +171,8 @@ public final class DashboardPage {
                     AgentMetrics total = tenant.points().get(0);
                     long results = total.getCompletions().values().stream().mapToLong(Long::longValue).sum();
                     table.append("<tr><td>").append(Html.escape(tenant.name())).append("</td><td class=\"n\">")
-                            .append(dollars(total.getCostTotal().doubleValue())).append("</td><td class=\"n\">")
-                            .append(count(total.getTotalTokens())).append("</td><td class=\"n\">").append(count(results))
+                            .append(Figures.dollars(total.getCostTotal().doubleValue())).append("</td><td class=\"n\">")
+                            .append(Figures.count(total.getTotalTokens())).append("</td><td class=\"n\">").append(Figures.count(results))
                             .append("</td></tr>");
                 });
         return table.append("</table>").toString();
@@ -200,7 +181,7 @@ public final class DashboardPage {
     private static String table(List<AgentMetrics> agents, Comparator<AgentMetrics> order,
                                 Function<AgentMetrics, String> value, String column) {
         if (agents.isEmpty()) {
-            return EMPTY;
+            return Html.EMPTY;
         }
         StringBuilder table = new StringBuilder("<table><tr><th>Agent</th><th>").append(column).append("</th></tr>");
         agents.stream().sorted(order).limit(5).forEach(agent -> table.append("<tr><td>")

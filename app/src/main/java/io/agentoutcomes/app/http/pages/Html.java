@@ -41,6 +41,9 @@ final class Html {
     static final String NAV = "<nav class=\"pages\"><a href=\"/\">Dashboard</a><a href=\"/ui/jobs\">Jobs</a>"
             + "<a href=\"/analytics?window=1m&amp;by=model\">/analytics</a><a href=\"/metrics\">/metrics</a></nav>";
 
+    /** What a chart without data says, while other charts have some. */
+    static final String EMPTY = "<p class=\"muted empty\">No data yet.</p>";
+
     /** The start of a page: its title and the stylesheet, up to the open body. */
     static StringBuilder head(String title) {
         return new StringBuilder(4096).append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")

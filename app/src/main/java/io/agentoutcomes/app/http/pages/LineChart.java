@@ -30,7 +30,7 @@ final class LineChart {
 
     static String render(List<Series> series, ToDoubleFunction<AgentMetrics> value, DoubleFunction<String> unit, long now) {
         if (series.isEmpty()) {
-            return DashboardPage.EMPTY;
+            return Html.EMPTY;
         }
         long minX = Long.MAX_VALUE;
         long maxX = Long.MIN_VALUE;

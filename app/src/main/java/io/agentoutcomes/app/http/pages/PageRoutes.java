@@ -9,12 +9,12 @@ import io.agentoutcomes.app.http.HttpExchanges;
 import io.agentoutcomes.app.http.Routes.Route;
 import io.agentoutcomes.app.http.query.AnalyticsQueries;
 import io.agentoutcomes.app.http.query.BudgetQueries;
+import io.agentoutcomes.app.http.query.JobAnswer;
 import io.agentoutcomes.app.http.query.JobQueries;
 import io.agentoutcomes.app.http.query.ProviderHistory;
 import io.agentoutcomes.app.http.query.ProviderQueries;
 import io.agentoutcomes.app.http.query.QueryRoutes;
 import io.agentoutcomes.app.http.query.QueryUnavailable;
-import io.agentoutcomes.app.http.query.Relayed;
 import io.agentoutcomes.avro.AgentMetrics;
 import io.agentoutcomes.topology.analytics.Dimension;
 import io.agentoutcomes.topology.analytics.WindowSize;
@@ -85,15 +85,15 @@ public final class PageRoutes {
 
     /** {@code GET /ui/jobs/{id}}: a job's timeline, here or relayed from the instance holding it. */
     private void jobPage(HttpExchange exchange, String jobId) throws IOException {
-        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), QueryRoutes.forwarded(exchange));
-        if (answer instanceof JobQueries.Found found) {
+        JobAnswer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), QueryRoutes.forwarded(exchange));
+        if (answer instanceof JobAnswer.Found found) {
             HttpExchanges.html(exchange, 200, TimelinePage.job(found.state()));
-        } else if (answer instanceof Relayed relayed) {
+        } else if (answer instanceof JobAnswer.Relayed relayed) {
             if (relayed.status() == 503) {
                 exchange.getResponseHeaders().set("Retry-After", "1");
             }
             HttpExchanges.html(exchange, relayed.status(), relayed.body());
-        } else if (answer instanceof JobQueries.NotFound) {
+        } else if (answer instanceof JobAnswer.NotFound) {
             HttpExchanges.html(exchange, 404, "<!DOCTYPE html><p>No job " + Html.escape(jobId)
                     + ". <a href=\"/ui/jobs\">All jobs</a></p>");
         } else {

@@ -18,27 +18,10 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 /**
  * Reads job replay states through Kafka Streams interactive queries: from this instance's store when it holds the
  * job's partition, else from the instance that does ({@link QueryFanOut}). While a job's partition moves (a
- * rebalance) the answer is {@link Unavailable}, never a wrong or empty state; a partition this instance keeps answers
- * throughout.
+ * rebalance) the answer is {@link JobAnswer.Unavailable}, never a wrong or empty state; a partition this instance
+ * keeps answers throughout.
  */
 public final class JobQueries {
-
-    /** What a query found. */
-    public sealed interface Answer permits Found, NotFound, Relayed, Unavailable {
-    }
-
-    /** The job's state, found here. */
-    public record Found(JobReplayState state) implements Answer {
-    }
-
-    /** No instance has the job. */
-    public record NotFound(String jobId) implements Answer {
-    }
-
-    /** No answer now (a rebalance, or the holding instance unreachable): retry shortly. */
-    public record Unavailable(String reason) implements Answer {
-    }
-
     private static final Pattern CURSOR = Pattern.compile("\\d{19}\\|.+");
     /** How long a job query waits for its partition, held by this instance, to open again (a task changing threads). */
     static final long OPENING_PATIENCE_MS = 3_000;
@@ -56,20 +39,20 @@ public final class JobQueries {
      * @param path      the request path to forward with (e.g. {@code /jobs/j1/completed})
      * @param forwarded whether another instance forwarded this request (it is then not forwarded again)
      */
-    public Answer job(String jobId, String path, boolean forwarded) {
+    public JobAnswer job(String jobId, String path, boolean forwarded) {
         try {
             QueryFanOut.Owner owner = fanOut.ownerOf(ReplayStores.STORE, jobId, Serdes.String().serializer());
             if (owner.remote().isEmpty()) {
                 return local(jobId, owner.partition());
             }
             if (forwarded) {
-                return new Unavailable("the job's partition moved while the request was forwarded");
+                return new JobAnswer.Unavailable("the job's partition moved while the request was forwarded");
             }
             return fanOut.forward(owner.remote().get(), path);
         } catch (InvalidStateStoreException e) {
-            return new Unavailable("the job's partition is moving: " + e.getMessage());
+            return new JobAnswer.Unavailable("the job's partition is moving: " + e.getMessage());
         } catch (QueryUnavailable e) {
-            return new Unavailable(e.getMessage());
+            return new JobAnswer.Unavailable(e.getMessage());
         }
     }
 
@@ -79,21 +62,21 @@ public final class JobQueries {
      * Streams moves its task from one stream thread to another: the query waits up to {@link #OPENING_PATIENCE_MS}
      * for it to open again before answering that it is unavailable.
      */
-    private Answer local(String jobId, int partition) {
+    private JobAnswer local(String jobId, int partition) {
         long deadline = System.nanoTime() + OPENING_PATIENCE_MS * 1_000_000L;
         while (true) {
             try {
                 JobReplayState state = fanOut.<String, JobReplayState>partition(ReplayStores.STORE, partition).get(jobId);
-                return state == null ? new NotFound(jobId) : new Found(state);
+                return state == null ? new JobAnswer.NotFound(jobId) : new JobAnswer.Found(state);
             } catch (QueryUnavailable | InvalidStateStoreException e) {
                 if (System.nanoTime() >= deadline) {
-                    return new Unavailable(e.getMessage());
+                    return new JobAnswer.Unavailable(e.getMessage());
                 }
                 try {
                     Thread.sleep(OPENING_POLL_MS);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
-                    return new Unavailable(e.getMessage());
+                    return new JobAnswer.Unavailable(e.getMessage());
                 }
             }
         }

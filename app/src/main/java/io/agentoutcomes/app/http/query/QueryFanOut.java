@@ -176,12 +176,12 @@ public final class QueryFanOut {
     }
 
     /** Relays a request (path and query) to another instance, marked {@value #FORWARDED}. */
-    public Relayed forward(HostInfo host, String pathAndQuery) {
+    public JobAnswer.Relayed forward(HostInfo host, String pathAndQuery) {
         String separator = pathAndQuery.contains("?") ? "&" : "?";
         try {
             HttpResponse<String> response = http.send(request(host, pathAndQuery + separator + FORWARDED + "=true"),
                     HttpResponse.BodyHandlers.ofString());
-            return new Relayed(response.statusCode(), response.body());
+            return new JobAnswer.Relayed(response.statusCode(), response.body());
         } catch (IOException e) {
             throw new QueryUnavailable("the instance holding it (" + host.host() + ":" + host.port() + ") did not answer");
         } catch (InterruptedException e) {

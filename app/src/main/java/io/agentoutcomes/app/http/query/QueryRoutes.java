@@ -180,21 +180,21 @@ public final class QueryRoutes {
 
     /** {@code GET /jobs/{id}} and {@code /jobs/{id}/completed}: here, or relayed from the instance holding it. */
     void job(HttpExchange exchange, String jobId, boolean completedOnly) throws IOException {
-        JobQueries.Answer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded(exchange));
-        if (answer instanceof JobQueries.Found found) {
+        JobAnswer answer = jobs.job(jobId, exchange.getRequestURI().getRawPath(), forwarded(exchange));
+        if (answer instanceof JobAnswer.Found found) {
             uncommitted(exchange);
             exchange.getResponseHeaders().set(ANSWERED_BY_HEADER, self);
             HttpExchanges.json(exchange, 200, completedOnly ? completed(found.state()) : (ObjectNode) AvroJson.toJson(found.state()));
-        } else if (answer instanceof JobQueries.NotFound notFound) {
+        } else if (answer instanceof JobAnswer.NotFound notFound) {
             HttpExchanges.json(exchange, 404, HttpExchanges.error("job not found", notFound.jobId()));
-        } else if (answer instanceof Relayed relayed) {
+        } else if (answer instanceof JobAnswer.Relayed relayed) {
             retryAfterOn503(exchange, relayed.status());
             if (relayed.status() == 200) {
                 uncommitted(exchange);
             }
             HttpExchanges.json(exchange, relayed.status(), relayed.body());
         } else {
-            HttpExchanges.unavailable(exchange, ((JobQueries.Unavailable) answer).reason());
+            HttpExchanges.unavailable(exchange, ((JobAnswer.Unavailable) answer).reason());
         }
     }
 
