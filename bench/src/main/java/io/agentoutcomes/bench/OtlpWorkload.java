@@ -26,17 +26,19 @@ final class OtlpWorkload {
     private OtlpWorkload() {
     }
 
-    /** Record {@code i} as {@code otlp_proto} or {@code otlp_json}, its span ending at {@code endMillis}. */
-    static byte[] request(long i, long tasks, boolean json, String agent, String model, long endMillis) {
+    /**
+     * Record {@code i} of task {@code taskId} as {@code otlp_proto} or {@code otlp_json}, its span ending at
+     * {@code endMillis}; a {@code failed} one carries the refusal.
+     */
+    static byte[] request(long i, String taskId, boolean failed, boolean json, String agent, String model, long endMillis) {
         long durationMs = 100L + i % 900;
         byte[] traceId = ByteBuffer.allocate(16).putLong(0x5eed_0000_0000_0000L).putLong(i + 1).array();
         byte[] spanId = ByteBuffer.allocate(8).putLong(i + 1).array();
         List<String[]> text = List.of(new String[] {"gen_ai.operation.name", "chat"},
                 new String[] {"gen_ai.provider.name", "openai"}, new String[] {"gen_ai.request.model", model},
-                new String[] {"gen_ai.agent.id", agent}, new String[] {"agent_outcomes.task.id", Workload.taskId(i, tasks)});
+                new String[] {"gen_ai.agent.id", agent}, new String[] {"agent_outcomes.task.id", taskId});
         List<Object[]> numbers = List.of(new Object[] {"gen_ai.usage.input_tokens", 500L},
                 new Object[] {"gen_ai.usage.output_tokens", 80L}, new Object[] {"gen_ai.usage.cache_read.input_tokens", 100L});
-        boolean failed = Workload.failure(i);
         long endNanos = endMillis * 1_000_000L;
         long startNanos = endNanos - durationMs * 1_000_000L;
         if (json) {

@@ -25,9 +25,6 @@ import org.apache.kafka.streams.state.StoreBuilder;
  * thread-local look-up per call; the throughput suite measures what that adds per record.
  */
 public final class StageCostWrapper implements ProcessorWrapper {
-    /** Per stream thread: the time spent so far in wrapped processors below the one running. */
-    private static final ThreadLocal<long[]> BELOW = ThreadLocal.withInitial(() -> new long[1]);
-
     private StageCosts costs = StageCosts.of("unknown");
 
     @Override
@@ -70,24 +67,6 @@ public final class StageCostWrapper implements ProcessorWrapper {
         };
     }
 
-    /** Runs one call of a node, adding its exclusive time to {@code node} and its whole time to its caller's. */
-    static void timed(StageCosts costs, StageCosts.NodeCost node, boolean punctuation, Runnable call) {
-        long[] below = BELOW.get();
-        long callerBelow = below[0];
-        below[0] = 0;
-        long start = costs.now();
-        try {
-            call.run();
-        } finally {
-            long elapsed = costs.now() - start;
-            (punctuation ? node.punctuationNanos : node.nanos).add(elapsed - below[0]);
-            if (!punctuation) {
-                node.calls.increment();
-            }
-            below[0] = callerBelow + elapsed;
-        }
-    }
-
     /** Whether a processor is Kafka's own (its context must stay Kafka's: it casts it to an internal type). */
     static boolean isKafkas(Object processor) {
         return processor.getClass().getName().startsWith("org.apache.kafka.");
@@ -111,7 +90,7 @@ public final class StageCostWrapper implements ProcessorWrapper {
 
         @Override
         public void process(Record<KIn, VIn> record) {
-            timed(costs, node, false, () -> processor.process(record));
+            costs.timed(node, false, () -> processor.process(record));
         }
 
         @Override
@@ -138,7 +117,7 @@ public final class StageCostWrapper implements ProcessorWrapper {
 
         @Override
         public void process(FixedKeyRecord<KIn, VIn> record) {
-            timed(costs, node, false, () -> processor.process(record));
+            costs.timed(node, false, () -> processor.process(record));
         }
 
         @Override

@@ -38,6 +38,8 @@ final class StageCosts {
     static final String INTAKE = "intake + attribution + pricing";
 
     private static final Map<String, StageCosts> BY_APPLICATION = new ConcurrentHashMap<>();
+    /** Per stream thread: the time spent so far in wrapped processors below the one running. */
+    private static final ThreadLocal<long[]> BELOW = ThreadLocal.withInitial(() -> new long[1]);
 
     private final LongSupplier clock;
     private final Map<String, NodeCost> nodes = new ConcurrentHashMap<>();
@@ -73,8 +75,22 @@ final class StageCosts {
         return costs;
     }
 
-    long now() {
-        return clock.getAsLong();
+    /** Runs one call of a node, adding its exclusive time to {@code node} and its whole time to its caller's. */
+    void timed(NodeCost node, boolean punctuation, Runnable call) {
+        long[] below = BELOW.get();
+        long callerBelow = below[0];
+        below[0] = 0;
+        long start = clock.getAsLong();
+        try {
+            call.run();
+        } finally {
+            long elapsed = clock.getAsLong() - start;
+            (punctuation ? node.punctuationNanos : node.nanos).add(elapsed - below[0]);
+            if (!punctuation) {
+                node.calls.increment();
+            }
+            below[0] = callerBelow + elapsed;
+        }
     }
 
     NodeCost node(String name) {

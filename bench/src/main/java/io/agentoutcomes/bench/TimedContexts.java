@@ -40,7 +40,7 @@ final class TimedContexts {
         }
 
         private Punctuator timed(Punctuator punctuator) {
-            return timestamp -> StageCostWrapper.timed(costs, node, true, () -> punctuator.punctuate(timestamp));
+            return timestamp -> costs.timed(node, true, () -> punctuator.punctuate(timestamp));
         }
 
         @Override

@@ -174,7 +174,7 @@ final class Workload {
                 new ByteArraySerializer())) {
             for (long i = 0; i < records; i++) {
                 byte[] key = taskId(i, tasks).getBytes(StandardCharsets.UTF_8);
-                byte[] value = input.otlp() ? OtlpWorkload.request(i, tasks, input == Input.OTLP_JSON,
+                byte[] value = input.otlp() ? OtlpWorkload.request(i, taskId(i, tasks), failure(i), input == Input.OTLP_JSON,
                         AGENTS[(int) (i % AGENTS.length)], MODELS[(int) (i % MODELS.length)], System.currentTimeMillis())
                         : input.json() ? json(input, i, tasks) : avro.serialize(topic, avro(i, tasks));
                 producer.send(new ProducerRecord<>(topic, null, key, value, headers(input, i)), (metadata, e) -> {

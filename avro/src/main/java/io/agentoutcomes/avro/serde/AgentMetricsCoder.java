@@ -72,7 +72,7 @@ final class AgentMetricsCoder {
 
     /** Reads a record written with {@link AgentMetrics}'s own schema (resolved to itself). */
     static AgentMetrics decode(ResolvingDecoder in) throws IOException {
-        RecordCoders.checkFieldOrder(in);
+        FieldOrder.check(in);
         AgentMetrics record = new AgentMetrics();
         record.setAgentId(in.readString());
         record.setModel(in.readString());

@@ -83,7 +83,7 @@ final class AgentResultCoder {
 
     /** Reads a record written with {@link AgentResult}'s own schema (the decoder resolves that schema to itself). */
     static AgentResult decode(ResolvingDecoder in) throws IOException {
-        RecordCoders.checkFieldOrder(in);
+        FieldOrder.check(in);
         AgentResult record = new AgentResult();
         record.setResultId(in.readString());
         record.setAgentId(in.readString());

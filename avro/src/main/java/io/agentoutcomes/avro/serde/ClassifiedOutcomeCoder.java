@@ -46,7 +46,7 @@ final class ClassifiedOutcomeCoder {
 
     /** Reads a record written with {@link ClassifiedOutcome}'s own schema (resolved to itself). */
     static ClassifiedOutcome decode(ResolvingDecoder in) throws IOException {
-        RecordCoders.checkFieldOrder(in);
+        FieldOrder.check(in);
         ClassifiedOutcome record = new ClassifiedOutcome();
         record.setTaskId(in.readString());
         record.setResultId(in.readString());

@@ -63,13 +63,6 @@ final class RecordCoders {
         return null;
     }
 
-    /** A record's own schema resolved to itself keeps its fields' order; anything else is not for a coder. */
-    static void checkFieldOrder(ResolvingDecoder in) throws IOException {
-        if (in.readFieldOrderIfDiff() != null) {
-            throw new IllegalStateException("a record coder was given a schema resolution with reordered fields");
-        }
-    }
-
     @FunctionalInterface
     interface Encode<T> {
         void encode(T record, Encoder out) throws IOException;

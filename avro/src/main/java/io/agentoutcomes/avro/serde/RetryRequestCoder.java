@@ -48,7 +48,7 @@ final class RetryRequestCoder {
 
     /** Reads a record written with {@link RetryRequest}'s own schema (resolved to itself). */
     static RetryRequest decode(ResolvingDecoder in) throws IOException {
-        RecordCoders.checkFieldOrder(in);
+        FieldOrder.check(in);
         RetryRequest record = new RetryRequest();
         record.setTaskId(in.readString());
         record.setResultId(in.readString());
