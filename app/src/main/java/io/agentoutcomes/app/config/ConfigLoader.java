@@ -1,7 +1,7 @@
 package io.agentoutcomes.app.config;
 
 import io.agentoutcomes.app.http.HttpSecurity;
-import io.agentoutcomes.app.http.StoreFile;
+import io.agentoutcomes.avro.registry.StoreFile;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.io.IOException;
 import java.io.Reader;

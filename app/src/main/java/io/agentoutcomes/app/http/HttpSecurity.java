@@ -2,6 +2,7 @@ package io.agentoutcomes.app.http;
 
 import com.sun.net.httpserver.Headers;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
+import io.agentoutcomes.avro.registry.StoreFile;
 import io.agentoutcomes.avro.serde.AvroSerdeConfig;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package io.agentoutcomes.app.http;
 
+import io.agentoutcomes.avro.registry.StoreFile;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.util.Optional;

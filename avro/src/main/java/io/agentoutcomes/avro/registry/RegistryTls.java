@@ -1,11 +1,7 @@
 package io.agentoutcomes.avro.registry;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Optional;
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
@@ -20,30 +16,7 @@ import javax.net.ssl.TrustManagerFactory;
  * @param keyStore    the client's private key and certificate, presented when the registry asks for one
  * @param keyPassword the private key's password; empty: the keystore's
  */
-public record RegistryTls(Optional<Store> trustStore, Optional<Store> keyStore, Optional<String> keyPassword) {
-
-    /**
-     * A key or trust store file.
-     *
-     * @param location the file (PKCS12 or JKS)
-     * @param password its password, if it has one
-     * @param type     {@code PKCS12} or {@code JKS}
-     */
-    public record Store(Path location, Optional<String> password, String type) {
-        KeyStore load() throws IOException, GeneralSecurityException {
-            try (InputStream in = Files.newInputStream(location)) {
-                KeyStore store = KeyStore.getInstance(type);
-                store.load(in, password.map(String::toCharArray).orElse(null));
-                return store;
-            }
-        }
-
-        /** Never shows the password. */
-        @Override
-        public String toString() {
-            return location + " (" + type + ")";
-        }
-    }
+public record RegistryTls(Optional<StoreFile> trustStore, Optional<StoreFile> keyStore, Optional<String> keyPassword) {
 
     /** Whether anything differs from the JVM's defaults. */
     public boolean configured() {
@@ -52,7 +25,7 @@ public record RegistryTls(Optional<Store> trustStore, Optional<Store> keyStore, 
 
     /** An SSL context with these stores; the JVM's default trust when no trust store is given. */
     public SSLContext sslContext() {
-        Optional<Store> reading = trustStore;
+        Optional<StoreFile> reading = trustStore;
         try {
             TrustManagerFactory trust = null;
             if (trustStore.isPresent()) {
@@ -71,14 +44,14 @@ public record RegistryTls(Optional<Store> trustStore, Optional<Store> keyStore, 
             return context;
         } catch (IOException | GeneralSecurityException e) {
             throw new IllegalArgumentException("Cannot read the " + (reading == keyStore ? "keystore " : "trust store ")
-                    + reading.map(Store::toString).orElse("") + ": " + e.getMessage(), e);
+                    + reading.map(StoreFile::toString).orElse("") + ": " + e.getMessage(), e);
         }
     }
 
     /** Never shows a password. */
     @Override
     public String toString() {
-        return "RegistryTls[trust=" + trustStore.map(Store::toString).orElse("default")
-                + ", key=" + keyStore.map(Store::toString).orElse("none") + "]";
+        return "RegistryTls[trust=" + trustStore.map(StoreFile::toString).orElse("default")
+                + ", key=" + keyStore.map(StoreFile::toString).orElse("none") + "]";
     }
 }

@@ -6,6 +6,7 @@ import io.agentoutcomes.avro.registry.RegistryCalls;
 import io.agentoutcomes.avro.registry.RegistryTls;
 import io.agentoutcomes.avro.registry.RestSchemaRegistryClient;
 import io.agentoutcomes.avro.registry.SchemaRegistryClient;
+import io.agentoutcomes.avro.registry.StoreFile;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -144,8 +145,8 @@ public record AvroSerdeConfig(
                         Duration.ofMillis(settings.number(Long.MAX_VALUE, 0, RETRIES_MAX_WAIT_MS, CLIENT_NAMESPACE + RETRIES_MAX_WAIT_MS))));
     }
 
-    private static Optional<RegistryTls.Store> store(SerdeSettings settings, String location, String password, String type) {
-        return settings.secret(location).map(file -> new RegistryTls.Store(Path.of(file), settings.secret(password),
+    private static Optional<StoreFile> store(SerdeSettings settings, String location, String password, String type) {
+        return settings.secret(location).map(file -> new StoreFile(Path.of(file), settings.secret(password),
                 settings.string("PKCS12", type)));
     }
 
