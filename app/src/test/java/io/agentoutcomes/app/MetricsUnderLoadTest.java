@@ -27,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -94,6 +95,7 @@ class MetricsUnderLoadTest {
         ConcurrentLinkedQueue<Integer> scrapeStatuses = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Long> healthMillis = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Integer> healthStatuses = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> refusedScrapes = new ConcurrentLinkedQueue<>();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         ExecutorService scrapers = Executors.newFixedThreadPool(SCRAPERS);
         try {
@@ -114,7 +116,11 @@ class MetricsUnderLoadTest {
                     for (int i = 0; i < SCRAPERS; i++) {
                         round.add(scrapers.submit(() -> {
                             go.await();
-                            return get("/metrics").statusCode();
+                            HttpResponse<String> scrape = get("/metrics");
+                            if (scrape.statusCode() != 200) {
+                                refusedScrapes.add(scrape.statusCode() + " at " + Instant.now() + ": " + scrape.body());
+                            }
+                            return scrape.statusCode();
                         }));
                     }
                     go.countDown();
@@ -136,7 +142,8 @@ class MetricsUnderLoadTest {
             scrapers.shutdownNow();
         }
 
-        assertThat(scrapeStatuses).hasSizeGreaterThanOrEqualTo(SCRAPERS).containsOnly(200);
+        assertThat(scrapeStatuses).as("scrape statuses; the answers other than 200: %s", refusedScrapes)
+                .hasSizeGreaterThanOrEqualTo(SCRAPERS).containsOnly(200);
         assertThat(healthStatuses).isNotEmpty().containsOnly(200);
         assertThat(healthMillis.stream().mapToLong(Long::longValue).max().orElseThrow()).as("slowest health answer, ms")
                 .isLessThan(1000);
