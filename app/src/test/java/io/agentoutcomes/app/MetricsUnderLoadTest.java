@@ -63,6 +63,9 @@ class MetricsUnderLoadTest {
     static final int SCRAPERS = 8;
     /** The documented bound of one scrape at the defaults (docs/operations.md, "Metrics"). */
     static final int MAX_EXPOSITION_BYTES = 640 * 1024;
+    /** The readiness rule's answer while a store restores (docs/operations.md, "Health"). */
+    private static final Pattern RESTORING =
+            Pattern.compile("^503 \\{\"status\":\"DOWN\",.*\"reason\":\"\\d+ store partitions are being restored\"");
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\\{(.*)})?\\s+(\\S+)$");
 
     @RegisterExtension
@@ -79,6 +82,20 @@ class MetricsUnderLoadTest {
                 ConfigLoader.TOPIC_PREFIX, prefix);
         service = AgentOutcomesService.start(config);
         waitForCondition(() -> get("/health/ready").statusCode() == 200, 60_000, "the service ready");
+        // A fresh application's consumers can see their repartition topics only at the next metadata refresh: a
+        // second rebalance right after the first RUNNING moves a task and restores it (unready for half a second).
+        // The flood starts once readiness has held 3 s, as HostileCorpusIT's does.
+        long steadySince = System.nanoTime();
+        long deadline = steadySince + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() - steadySince < Duration.ofSeconds(3).toNanos()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("/health/ready did not hold 200 for 3 s within 60 s");
+            }
+            if (get("/health/ready").statusCode() != 200) {
+                steadySince = System.nanoTime();
+            }
+            Thread.sleep(100);
+        }
     }
 
     @AfterAll
@@ -94,7 +111,7 @@ class MetricsUnderLoadTest {
         AtomicBoolean flooding = new AtomicBoolean(true);
         ConcurrentLinkedQueue<Integer> scrapeStatuses = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<Long> healthMillis = new ConcurrentLinkedQueue<>();
-        ConcurrentLinkedQueue<Integer> healthStatuses = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> healthAnswers = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<String> refusedScrapes = new ConcurrentLinkedQueue<>();
         ExecutorService threads = Executors.newFixedThreadPool(2);
         ExecutorService scrapers = Executors.newFixedThreadPool(SCRAPERS);
@@ -102,7 +119,8 @@ class MetricsUnderLoadTest {
             Future<?> health = threads.submit(() -> {
                 while (flooding.get()) {
                     long started = System.nanoTime();
-                    healthStatuses.add(get("/health/ready").statusCode());
+                    HttpResponse<String> ready = get("/health/ready");
+                    healthAnswers.add(ready.statusCode() + " " + ready.body());
                     healthMillis.add((System.nanoTime() - started) / 1_000_000);
                     Thread.sleep(100);
                 }
@@ -144,7 +162,13 @@ class MetricsUnderLoadTest {
 
         assertThat(scrapeStatuses).as("scrape statuses; the answers other than 200: %s", refusedScrapes)
                 .hasSizeGreaterThanOrEqualTo(SCRAPERS).containsOnly(200);
-        assertThat(healthStatuses).isNotEmpty().containsOnly(200);
+        // Health is answered on its own threads, so scrapes never refuse or slow it: every answer 200, or the readiness
+        // rule's own 503 while a store restores (docs/operations.md, "Health"). The first writes of a fresh application
+        // to its new partitions can still re-initialize a task under Kafka 4.3.1 (OutOfOrderSequenceException on the
+        // broker), and its restore makes the instance unready for a moment, as it should.
+        assertThat(healthAnswers).as("health answers").isNotEmpty()
+                .allMatch(answer -> answer.startsWith("200 ") || RESTORING.matcher(answer).find(),
+                        "200, or 503 while a store restores");
         assertThat(healthMillis.stream().mapToLong(Long::longValue).max().orElseThrow()).as("slowest health answer, ms")
                 .isLessThan(1000);
         // analytics.metrics.max.label.sets (50): the most expensive agents have their own series, the rest _other
