@@ -50,10 +50,13 @@ abstract class GateProcessor<V> implements Processor<String, V, String, Object> 
 
     /** A retry goes on at once while nothing of its scope is held and the scope allows one; else it is held. */
     final void admit(String key, ScopeGate scope, RetryRequest retry, Headers headers, long now) {
-        if (scope.admit(now)) {
+        // counted once done, so a retry that could not be stored is not counted as held
+        if (scope.admits(now)) {
             forward(retry, headers, now);
+            scope.letThrough(now);
         } else {
             scopes.hold(key, retry, headers);
+            scope.hold();
         }
         scopes.save(key, scope);
     }

@@ -131,19 +131,19 @@ final class ScopeGate {
     }
 
     /**
-     * A due retry arrives: true, and counted as let through, while nothing of the scope is held and the scope allows
-     * one; false while it must wait, and counted as held (the caller keeps it in the held store).
+     * Whether a due retry may go on at once: nothing of the scope is held and the scope allows one. Counts nothing:
+     * the caller counts it with {@link #letThrough} once forwarded, or {@link #hold} once stored.
      */
-    boolean admit(long now) {
-        if (state.getHeld() == 0 && allowance(now) > 0) {
-            spend(1, now);
-            return true;
-        }
-        hold();
-        return false;
+    boolean admits(long now) {
+        return state.getHeld() == 0 && allowance(now) > 0;
     }
 
-    /** One more retry held. */
+    /** One retry let through at once. */
+    void letThrough(long now) {
+        spend(1, now);
+    }
+
+    /** One more retry held (in the held store already). */
     void hold() {
         state.setHeld(state.getHeld() + 1);
     }
