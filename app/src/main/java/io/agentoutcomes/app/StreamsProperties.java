@@ -17,8 +17,8 @@ import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The service's Kafka Streams settings: exactly-once, the rejecting handlers, bounded RocksDB memory, two stream
- * threads, static membership and a short session, a standby per task, every processor node timed (unless
- * {@code metrics.stage.timings.enabled=false}); then the configured client settings.
+ * threads, static membership and a short session, a standby per task, every processor node timed when
+ * {@code metrics.stage.timings.enabled=true} (off by default); then the configured client settings.
  */
 public final class StreamsProperties {
     /** The service's {@code num.stream.threads} unless set (Kafka Streams' own default is 1). */

@@ -11,8 +11,8 @@ import org.apache.kafka.common.header.Headers;
  * ingestion read from JSON) wins, and the headers of the {@link AttributionField}s ({@code tenant-id}, {@code team},
  * {@code user-id}, {@code tags}) fill what it does not; then everything is held to {@link AttributionBounds}
  * ({@link AttributionField#merged}). A result with neither goes on as it came, so the common case costs one pass over
- * the headers and allocates nothing of its own. A plain function: the intake node of agent results calls it ({@code AcceptInput}, with pricing after it), so
- * attribution costs no node of its own.
+ * the headers and allocates nothing of its own. A plain function: the intake node of agent results calls it
+ * ({@code AcceptInput}, with pricing after it), so attribution costs no node of its own.
  */
 public final class AttributeResults {
     private AttributeResults() {

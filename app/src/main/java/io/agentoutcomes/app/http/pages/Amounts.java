@@ -5,8 +5,8 @@ import java.math.MathContext;
 import java.util.Locale;
 
 /** Numbers as the pages print them: counts with thousands separators, US dollars. */
-final class Figures {
-    private Figures() {
+final class Amounts {
+    private Amounts() {
     }
 
     /** US dollars: cents from a dollar up, three significant digits below. */

@@ -39,8 +39,8 @@ final class BudgetPanel {
                     .append(Html.escape(budget.dimension().label() + " " + value.getValue())).append("</td><td>")
                     .append(Budget.label(budget.period())).append(" from ")
                     .append(Html.escape(Instant.ofEpochMilli(period.getStart()).toString())).append("</td><td>")
-                    .append(Figures.dollars(spend.doubleValue())).append("</td><td>")
-                    .append(Figures.dollars(budget.limitUsd().doubleValue())).append("</td><td")
+                    .append(Amounts.dollars(spend.doubleValue())).append("</td><td>")
+                    .append(Amounts.dollars(budget.limitUsd().doubleValue())).append("</td><td")
                     .append(period.getExhausted() ? " class=\"exhausted\"" : "").append(">").append(progress(used)).append(used)
                     .append(" %</td><td>")
                     .append(period.getCrossed().isEmpty() ? "—" : Html.escape(period.getCrossed() + " %")).append("</td></tr>");

@@ -58,26 +58,26 @@ public final class DashboardPage {
         List<Series> models = costByModel.stream().filter(series -> series.points().stream()
                 .anyMatch(m -> m.getCostTotal().signum() != 0 || m.getTotalTokens() != 0)).toList();
         html.append(card("Cost per model, USD per minute", "cost-chart",
-                lineChart(models, m -> m.getCostTotal().doubleValue(), Figures::dollars)));
+                lineChart(models, m -> m.getCostTotal().doubleValue(), Amounts::dollars)));
         html.append(card("Tokens per model, per minute", "tokens-chart", lineChart(models, m -> m.getTotalTokens(),
-                v -> Figures.count(v) + " tok")));
+                v -> Amounts.count(v) + " tok")));
         html.append(card("Total cost per model, the windows above", "model-totals", barChart(modelTotals(models),
-                AgentMetrics::getModel, m -> m.getCostTotal().doubleValue(), Figures::dollars)));
+                AgentMetrics::getModel, m -> m.getCostTotal().doubleValue(), Amounts::dollars)));
         // Part of the tokens above, drawn apart: thinking a model was billed for without it showing in the answer.
         html.append(card("Reasoning tokens per model, per minute", "reasoning-chart", lineChart(models,
-                m -> m.getReasoningTokens(), v -> Figures.count(v) + " tok")));
+                m -> m.getReasoningTokens(), v -> Amounts.count(v) + " tok")));
         List<AgentMetrics> agents = new ArrayList<>();
         totalsByAgent.forEach(series -> agents.addAll(series.points()));
         html.append(card("Retry rate per agent (retries / attempts)", "retry-chart", barChart(agents, AgentMetrics::getAgentId,
                 m -> m.getAttempts() == 0 ? 0 : (double) m.getRetries() / m.getAttempts(), v -> String.format(Locale.ROOT, "%.0f %%", v * 100))));
         html.append(card("Dead letters per agent", "dead-letter-chart", barChart(agents, AgentMetrics::getAgentId,
-                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), Figures::count)));
+                m -> m.getDeadLetters().values().stream().mapToLong(Long::longValue).sum(), Amounts::count)));
         html.append(card("Slowest agents (p99 duration)", "slowest", table(agents,
                 Comparator.comparing((AgentMetrics m) -> m.getDurationP99Ms() == null ? -1 : m.getDurationP99Ms()).reversed(),
-                m -> m.getDurationP99Ms() == null ? "—" : Figures.count(m.getDurationP99Ms()) + " ms", "p99")));
+                m -> m.getDurationP99Ms() == null ? "—" : Amounts.count(m.getDurationP99Ms()) + " ms", "p99")));
         html.append(card("Most expensive agents (total cost)", "most-expensive", table(agents,
                 Comparator.comparing(AgentMetrics::getCostTotal).reversed(),
-                m -> Figures.dollars(m.getCostTotal().doubleValue()), "cost")));
+                m -> Amounts.dollars(m.getCostTotal().doubleValue()), "cost")));
         if (!totalsByTenant.isEmpty()) {
             html.append(card("Cost per tenant (total)", "tenant-cost", tenantTable(totalsByTenant)));
         }
@@ -137,7 +137,7 @@ public final class DashboardPage {
             Set<AgentMetrics> largest = Collections.newSetFromMap(new IdentityHashMap<>());
             all.stream().sorted(Comparator.comparingDouble(value).reversed()).limit(MAX_BARS).forEach(largest::add);
             agents = all.stream().filter(largest::contains).toList();
-            more = "<p class=\"muted\">" + Figures.count(all.size() - MAX_BARS) + " more agents, with smaller values, not drawn.</p>";
+            more = "<p class=\"muted\">" + Amounts.count(all.size() - MAX_BARS) + " more agents, with smaller values, not drawn.</p>";
         }
         double max = agents.stream().mapToDouble(value).max().orElse(0);
         StringBuilder svg = new StringBuilder("<svg viewBox=\"0 0 560 ").append(agents.size() * 26 + 6)
@@ -171,8 +171,8 @@ public final class DashboardPage {
                     AgentMetrics total = tenant.points().get(0);
                     long results = total.getCompletions().values().stream().mapToLong(Long::longValue).sum();
                     table.append("<tr><td>").append(Html.escape(tenant.name())).append("</td><td class=\"n\">")
-                            .append(Figures.dollars(total.getCostTotal().doubleValue())).append("</td><td class=\"n\">")
-                            .append(Figures.count(total.getTotalTokens())).append("</td><td class=\"n\">").append(Figures.count(results))
+                            .append(Amounts.dollars(total.getCostTotal().doubleValue())).append("</td><td class=\"n\">")
+                            .append(Amounts.count(total.getTotalTokens())).append("</td><td class=\"n\">").append(Amounts.count(results))
                             .append("</td></tr>");
                 });
         return table.append("</table>").toString();

@@ -37,9 +37,9 @@ final class ProviderPanel {
                     .append("</td><td class=\"circuit-").append(scope.getCircuit().name().toLowerCase(Locale.ROOT)).append("\">")
                     .append(circuit(scope)).append("</td><td class=\"retries\">")
                     .append(ProviderSparkline.svg(name, samples, interval)).append("<br><span class=\"held-now\">")
-                    .append(Figures.count(scope.getHeld())).append("</span> held now · ")
+                    .append(Amounts.count(scope.getHeld())).append("</span> held now · ")
                     .append(samples.isEmpty() ? "" : ProviderSparkline.pacedText(samples, interval) + ", ")
-                    .append("<span class=\"paced-all\">").append(Figures.count(scope.getPaced()))
+                    .append("<span class=\"paced-all\">").append(Amounts.count(scope.getPaced()))
                     .append("</span> in all</td><td>")
                     .append(budgets(scope.getBudgets(), now)).append("</td><td class=\"retry-budget\">")
                     .append(retryBudget(scope)).append("</td><td class=\"fallbacks\">")
@@ -77,11 +77,11 @@ final class ProviderPanel {
     private static String fallbacks(List<FallbackCount> movedAway, List<FallbackCount> received) {
         StringBuilder text = new StringBuilder();
         for (FallbackCount count : movedAway) {
-            text.append(text.length() == 0 ? "" : "<br>").append(Figures.count(count.getRetries())).append(" moved to ")
+            text.append(text.length() == 0 ? "" : "<br>").append(Amounts.count(count.getRetries())).append(" moved to ")
                     .append(Html.escape(ProviderQueries.name(count.getProvider(), count.getModel()))).append(", ").append(cause(count));
         }
         for (FallbackCount count : received) {
-            text.append(text.length() == 0 ? "" : "<br>").append(Figures.count(count.getRetries())).append(" taken from ")
+            text.append(text.length() == 0 ? "" : "<br>").append(Amounts.count(count.getRetries())).append(" taken from ")
                     .append(Html.escape(ProviderQueries.name(count.getProvider(), count.getModel()))).append(", ").append(cause(count));
         }
         return text.length() == 0 ? "—" : text.toString();

@@ -107,7 +107,7 @@ final class ProviderSparkline {
         }
         Sample first = samples.get(0);
         long span = samples.get(samples.size() - 1).at() - first.at() + (first.paced() >= 0 ? intervalMs : 0);
-        return Figures.count(paced) + " paced in " + duration(span);
+        return Amounts.count(paced) + " paced in " + duration(span);
     }
 
     /** 45 s, 2 min, 2 min 10 s. */

@@ -50,7 +50,7 @@ class DashboardPageTest {
             agents.add(agent);
         }
 
-        String svg = DashboardPage.barChart(agents, AgentMetrics::getAgentId, m -> m.getTotalTokens(), Figures::count);
+        String svg = DashboardPage.barChart(agents, AgentMetrics::getAgentId, m -> m.getTotalTokens(), Amounts::count);
 
         Matcher bar = Pattern.compile("<rect class=\"bar\" data-agent=\"([^\"]+)\"").matcher(svg);
         List<String> drawn = new ArrayList<>();
@@ -69,17 +69,17 @@ class DashboardPageTest {
     void aSinglePointDrawsAVisibleDotInTheMiddle() {
         String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini",
                 List.of(point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.0125", 218_946)))),
-                m -> m.getTotalTokens(), v -> Figures.count(v) + " tok");
+                m -> m.getTotalTokens(), v -> Amounts.count(v) + " tok");
         assertThat(svg).contains("<circle class=\"point\" cx=\"308.0\"", "218,946 tok",
                 "<text class=\"x-label\" x=\"308\" y=\"208\" text-anchor=\"middle\">10:00</text>");
     }
 
     @Test
     void axisLabelsHaveUnitsAndThousandsSeparators() {
-        assertThat(Figures.count(218946.0)).isEqualTo("218,946");
-        assertThat(Figures.dollars(1234.5)).isEqualTo("$1,234.50");
-        assertThat(Figures.dollars(0.0123456)).isEqualTo("$0.0123");
-        assertThat(Figures.dollars(0)).isEqualTo("$0");
+        assertThat(Amounts.count(218946.0)).isEqualTo("218,946");
+        assertThat(Amounts.dollars(1234.5)).isEqualTo("$1,234.50");
+        assertThat(Amounts.dollars(0.0123456)).isEqualTo("$0.0123");
+        assertThat(Amounts.dollars(0)).isEqualTo("$0");
     }
 
     @Test
@@ -94,7 +94,7 @@ class DashboardPageTest {
         String svg = DashboardPage.lineChart(List.of(new AnalyticsQueries.Series("gpt-4o-mini", List.of(
                 point("gpt-4o-mini", Instant.parse("2026-01-01T10:00:00Z"), "0.01", 100),
                 point("gpt-4o-mini", Instant.parse("2026-01-01T10:05:00Z"), "0.02", 200)))),
-                m -> m.getTotalTokens(), v -> Figures.count(v) + " tok");
+                m -> m.getTotalTokens(), v -> Amounts.count(v) + " tok");
 
         Matcher label = Pattern.compile("class=\"x-label\"[^>]*>([^<]*)<").matcher(svg);
         List<String> labels = new ArrayList<>();
@@ -157,7 +157,7 @@ class DashboardPageTest {
         Instant ten = Instant.parse("2026-01-01T10:00:00Z");
         String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m", ten, "0.01", 100),
                 point("m", ten.plusSeconds(60), "0.01", 200), point("m", ten.plusSeconds(300), "0.01", 300)))),
-                m -> m.getTotalTokens(), v -> Figures.count(v) + " tok", ten.plusSeconds(3_600).toEpochMilli());
+                m -> m.getTotalTokens(), v -> Amounts.count(v) + " tok", ten.plusSeconds(3_600).toEpochMilli());
 
         assertThat(all("<polyline class=\"series\" data-series=\"m\"[^>]* points=\"([^\"]*)\"", svg))
                 .containsExactly("78.0,123.3 170.0,66.7", "538.0,10.0");
@@ -170,7 +170,7 @@ class DashboardPageTest {
         Instant ten = Instant.parse("2026-01-01T10:00:00Z");
         String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m", ten, "0.01", 100),
                 point("m", ten.plusSeconds(60), "0.01", 200)))), m -> m.getTotalTokens(),
-                v -> Figures.count(v) + " tok", ten.plusSeconds(90).toEpochMilli());
+                v -> Amounts.count(v) + " tok", ten.plusSeconds(90).toEpochMilli());
 
         assertThat(svg).contains("<rect class=\"open-window\"", ">open</text>",
                 "<circle class=\"point open\" cx=\"538.0\"", "<title>m 10:01: 200 tok (open)</title>");
@@ -186,7 +186,7 @@ class DashboardPageTest {
         assertThat(LineChart.ticks(0)).containsExactly(0.0, 1.0);
         String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m",
                 Instant.parse("2026-01-01T10:00:00Z"), "0.01", 1)))), m -> m.getTotalTokens(),
-                v -> Figures.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
+                v -> Amounts.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
         assertThat(all("class=\"y-label\"[^>]*>([^<]*)<", svg)).containsExactly("0 tok", "1 tok");
     }
 
@@ -323,7 +323,7 @@ class DashboardPageTest {
     void aSmallCountIsLabelledAtWholeSteps() {
         String svg = LineChart.render(List.of(new AnalyticsQueries.Series("m", List.of(point("m",
                 Instant.parse("2026-01-01T10:00:00Z"), "0.01", 2)))), m -> m.getTotalTokens(),
-                v -> Figures.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
+                v -> Amounts.count(v) + " tok", Instant.parse("2026-01-02T00:00:00Z").toEpochMilli());
 
         assertThat(all("(<text class=\"y-label\"[^>]*>[^<]*)<", svg)).containsExactly(
                 "<text class=\"y-label\" x=\"72\" y=\"184.0\" text-anchor=\"end\">0 tok",
